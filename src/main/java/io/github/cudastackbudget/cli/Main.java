@@ -1,0 +1,157 @@
+package io.github.cudastackbudget.cli;
+
+import io.github.cudastackbudget.core.CheckException;
+import io.github.cudastackbudget.core.CheckListener;
+import io.github.cudastackbudget.core.CheckOptions;
+import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.device.DeviceDefinition;
+import io.github.cudastackbudget.core.scan.FileSetSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The check without Maven: {@code java -cp 'lib/*' io.github.cudastackbudget.cli.Main [options] FILE-OR-DIR...}.
+ * Exit status: 0 pass, 1 a budget exceeded, 2 misuse or broken input.
+ */
+public final class Main {
+
+    private static final String USAGE = String.join("\n",
+            "usage: cuda-stack-budget [options] FILE-OR-DIRECTORY...",
+            "  a directory is scanned with the default patterns (**/*.so, **/*.so.*, **/*.cubin, **/*.fatbin, **/*.o, **/*.a)",
+            "  --devices ID,ID          catalog presets (e.g. h200-141gb,l4)",
+            "  --device NAME:CC:THREADS an explicit device (e.g. mygpu:9.0:270336); repeatable",
+            "  --max-reservation SIZE   budget per device (1.5 GiB, 512MiB, bytes, 2%)",
+            "  --max-stack SIZE         per-kernel frame limit",
+            "  --cuobjdump PATH         the cuobjdump executable",
+            "  --engine auto|cuobjdump  how kernels are read",
+            "  --output DIR             where reports go (default ./cuda-stack-budget)",
+            "  --top N                  rows in the verbose listing (0 = all; default 25)",
+            "  --parallelism N          files read at once (default: processors, at most 8)",
+            "  --timeout SECONDS        per-file time limit of cuobjdump (default 600)",
+            "  --no-detect              do not look for local GPUs when no device is given",
+            "  -v, --verbose            per-kernel and per-library listing",
+            "  -q, --quiet              only the summary");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        List<FileSetSpec> fileSets = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
+        List<DeviceDefinition> devices = new ArrayList<>();
+        String presets = null;
+        String maxReservation = null;
+        String maxStack = null;
+        String cuobjdump = null;
+        String engine = "auto";
+        Path output = Path.of("cuda-stack-budget");
+        int top = 25;
+        int parallelism = Math.min(8, Runtime.getRuntime().availableProcessors());
+        int timeout = 600;
+        boolean detect = true;
+        boolean verbose = false;
+        boolean quiet = false;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "-h", "--help" -> {
+                        System.out.println(USAGE);
+                        return 0;
+                    }
+                    case "--devices" -> presets = value(args, ++i, arg);
+                    case "--device" -> devices.add(device(value(args, ++i, arg)));
+                    case "--max-reservation" -> maxReservation = value(args, ++i, arg);
+                    case "--max-stack" -> maxStack = value(args, ++i, arg);
+                    case "--cuobjdump" -> cuobjdump = value(args, ++i, arg);
+                    case "--engine" -> engine = value(args, ++i, arg);
+                    case "--output" -> output = Path.of(value(args, ++i, arg));
+                    case "--top" -> top = number(value(args, ++i, arg), arg);
+                    case "--parallelism" -> parallelism = number(value(args, ++i, arg), arg);
+                    case "--timeout" -> timeout = number(value(args, ++i, arg), arg);
+                    case "--no-detect" -> detect = false;
+                    case "-v", "--verbose" -> verbose = true;
+                    case "-q", "--quiet" -> quiet = true;
+                    default -> {
+                        if (arg.startsWith("-")) {
+                            throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
+                        }
+                        Path path = Path.of(arg);
+                        if (Files.isDirectory(path)) {
+                            fileSets.add(new FileSetSpec(path, FileSetSpec.DEFAULT_INCLUDES, List.of()));
+                        } else {
+                            files.add(path);
+                        }
+                    }
+                }
+            }
+            if (fileSets.isEmpty() && files.isEmpty()) {
+                throw new IllegalArgumentException("no file or directory given\n" + USAGE);
+            }
+            if (timeout < 1) {
+                throw new IllegalArgumentException("--timeout must be at least 1");
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("cuda-stack-budget: " + e.getMessage());
+            return 2;
+        }
+        boolean silent = quiet;
+        CheckListener listener = new CheckListener() {
+            @Override
+            public synchronized void info(String line) {
+                if (!silent) {
+                    System.out.println(line);
+                }
+            }
+
+            @Override
+            public synchronized void warn(String line) {
+                System.err.println("WARNING: " + line);
+            }
+        };
+        CheckOptions options = new CheckOptions(fileSets, files, "", engine, cuobjdump, Duration.ofSeconds(timeout),
+                parallelism, devices, presets, detect, maxReservation, maxStack, output, top, verbose, System.getenv());
+        try {
+            CheckRunner.Outcome outcome = CheckRunner.run(options, listener);
+            if (!quiet && !outcome.result().noKernels()) {
+                outcome.reportLines().forEach(System.out::println);
+            }
+            outcome.violations().forEach(line -> System.err.println("VIOLATION: " + line));
+            outcome.summary().forEach(System.out::println);
+            return outcome.failed() ? 1 : 0;
+        } catch (CheckException e) {
+            System.err.println("cuda-stack-budget: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static DeviceDefinition device(String spec) {
+        String[] parts = spec.split(":");
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("--device '" + spec + "': use NAME:COMPUTE_CAPABILITY:MAX_RESIDENT_THREADS");
+        }
+        return new DeviceDefinition(null, parts[0], parts[1], parts[2], null, null, null, null);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static int number(String text, String option) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " '" + text + "' is not a whole number");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.github.cudastackbudget.core.arch;
+
+import java.util.Comparator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An embedded code target as cuobjdump labels it ({@code arch = sm_90a}): a compute capability plus a variant. The
+ * same value names SASS ({@code sm_90a}) and PTX ({@code compute_90a}) targets; which one is meant is kept by the
+ * holder.
+ */
+public record GpuArch(ComputeCapability capability, ArchVariant variant) implements Comparable<GpuArch> {
+
+    private static final Pattern LABEL = Pattern.compile("(?:sm|compute)_(\\d{2,3})([af]?)");
+
+    /** Highest compute capability first; for one capability, a before f before base. */
+    public static final Comparator<GpuArch> PREFERRED_FIRST = Comparator
+            .comparing(GpuArch::capability).thenComparing(arch -> arch.variant().preference()).reversed();
+
+    /**
+     * Parses {@code sm_90}, {@code sm_90a}, {@code sm_100f}, {@code compute_120}.
+     *
+     * @throws InvalidValueException for anything else
+     */
+    public static GpuArch parse(String label) {
+        Matcher match = LABEL.matcher(label == null ? "" : label.trim());
+        if (!match.matches()) {
+            throw new InvalidValueException("unknown CUDA arch label '" + label
+                    + "': expected sm_NN or sm_NNN with an optional a/f suffix");
+        }
+        ComputeCapability capability = ComputeCapability.parse(match.group(1));
+        ArchVariant variant = switch (match.group(2)) {
+            case "a" -> ArchVariant.ARCH_SPECIFIC;
+            case "f" -> ArchVariant.FAMILY;
+            default -> ArchVariant.BASE;
+        };
+        return new GpuArch(capability, variant);
+    }
+
+    /** {@code sm_90a}. */
+    public String sassLabel() {
+        return "sm_" + capability.number() + variant.suffix();
+    }
+
+    /** {@code compute_90a}. */
+    public String ptxLabel() {
+        return "compute_" + capability.number() + variant.suffix();
+    }
+
+    @Override
+    public int compareTo(GpuArch other) {
+        int byCapability = capability.compareTo(other.capability);
+        return byCapability != 0 ? byCapability : Integer.compare(variant.preference(), other.variant.preference());
+    }
+
+    @Override
+    public String toString() {
+        return sassLabel();
+    }
+}

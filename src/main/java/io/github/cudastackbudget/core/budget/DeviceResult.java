@@ -1,0 +1,71 @@
+package io.github.cudastackbudget.core.budget;
+
+import io.github.cudastackbudget.core.arch.GpuArch;
+import io.github.cudastackbudget.core.device.DeviceSpec;
+import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.selection.FunctionChoice;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The verdict for one device.
+ *
+ * @param device                 the device
+ * @param status                 pass, fail or skipped
+ * @param skipReason             why it was skipped (null otherwise)
+ * @param chosenArch             the highest embedded SASS arch that runs on it (null when skipped)
+ * @param fellBack               the chosen arch's CC differs from the device's
+ * @param imageCounts            image arch label -> number of functions that run that image on this device
+ * @param selected               the image counted for every function that has loadable SASS, largest frame first
+ * @param worst                  the kernel with the largest known frame (null when none)
+ * @param reservationBytes       the headline reservation: maxResidentThreads x roundup16(worst frame)
+ * @param staticReservationBytes the static worst case (equal to the headline without a launch log)
+ * @param incrementBytes         the part above the driver's default 1024-B limit
+ * @param budgetBytes            the resolved budget, or null without one
+ * @param worstLocal             the kernel with the largest LOCAL (spill) per thread, or null when none spills
+ * @param ambiguous              functions where NVIDIA documents no choice between loadable images
+ * @param jit                    functions the device would JIT-compile from PTX
+ * @param cannotRun              functions with neither loadable SASS nor usable PTX (while the device runs others)
+ * @param unknownStack           selected images whose frame the tool reports as UNKNOWN
+ * @param violations             the budgets exceeded on this device
+ */
+public record DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
+        SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst, long reservationBytes,
+        long staticReservationBytes, long incrementBytes, Long budgetBytes, KernelRecord worstLocal,
+        List<FunctionChoice> ambiguous, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
+        List<KernelRecord> unknownStack, List<Violation> violations) {
+
+    public DeviceResult {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(status, "status");
+        imageCounts = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(imageCounts));
+        selected = List.copyOf(selected);
+        ambiguous = List.copyOf(ambiguous);
+        jit = List.copyOf(jit);
+        cannotRun = List.copyOf(cannotRun);
+        unknownStack = List.copyOf(unknownStack);
+        violations = List.copyOf(violations);
+    }
+
+    /** The verdict. */
+    public enum Status {
+        PASS, FAIL, SKIPPED;
+
+        /** The JSON spelling. */
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public boolean skipped() {
+        return status == Status.SKIPPED;
+    }
+
+    /** Convenience for reports: arch label -> function count, in arch order. */
+    public Map<String, Integer> imageCountsView() {
+        return imageCounts;
+    }
+}

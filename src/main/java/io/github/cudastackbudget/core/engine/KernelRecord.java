@@ -1,0 +1,45 @@
+package io.github.cudastackbudget.core.engine;
+
+import io.github.cudastackbudget.core.arch.GpuArch;
+import java.util.Objects;
+
+/**
+ * The resource usage of one function in one embedded SASS image, as {@code cuobjdump --dump-resource-usage} prints it.
+ *
+ * @param library      where the image lives: the file name, {@code libfoo.a(member.o)} for an archive member
+ * @param arch         the image's target, with its {@code a}/{@code f} variant
+ * @param name         the mangled function name
+ * @param registers    REG
+ * @param stack        STACK in bytes per thread; meaningless when {@code stackUnknown}
+ * @param stackUnknown true when the tool printed {@code STACK:UNKNOWN} (recursion or indirect calls across files)
+ * @param shared       static shared memory per block (SHARED)
+ * @param local        LOCAL bytes per thread
+ */
+public record KernelRecord(String library, GpuArch arch, String name, int registers, long stack, boolean stackUnknown,
+        long shared, long local) {
+
+    public KernelRecord {
+        Objects.requireNonNull(library, "library");
+        Objects.requireNonNull(arch, "arch");
+        Objects.requireNonNull(name, "name");
+    }
+
+    /** The function's identity across images: one function of one library. */
+    public FunctionKey functionKey() {
+        return new FunctionKey(library, name);
+    }
+
+    /** The stack figure to rank and budget with: unknown stacks rank above every known one. */
+    public long stackForRanking() {
+        return stackUnknown ? Long.MAX_VALUE : stack;
+    }
+
+    /** One function in one library, whatever the image. */
+    public record FunctionKey(String library, String name) implements Comparable<FunctionKey> {
+        @Override
+        public int compareTo(FunctionKey other) {
+            int byLibrary = library.compareTo(other.library);
+            return byLibrary != 0 ? byLibrary : name.compareTo(other.name);
+        }
+    }
+}

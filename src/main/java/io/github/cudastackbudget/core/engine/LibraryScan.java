@@ -1,0 +1,58 @@
+package io.github.cudastackbudget.core.engine;
+
+import io.github.cudastackbudget.core.arch.GpuArch;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What one engine read from one file that holds device code.
+ *
+ * @param path          the file that was read
+ * @param libraries     the library labels found in it, in the tool's order: the file name, or one
+ *                      {@code libfoo.a(member.o)} per archive member with device code
+ * @param records       every function record of every SASS image, in the tool's order
+ * @param sassArches    targets of the embedded SASS images per library label (including images without functions)
+ * @param ptxArches     targets of the embedded PTX images per library label (a PTX image carries no figures)
+ * @param usedBy        who ships or uses the file (a Maven artifact, a module) for the "used by" listing; may be empty
+ * @param elapsedMillis wall time of the read
+ */
+public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
+        Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
+        long elapsedMillis) {
+
+    public LibraryScan {
+        Objects.requireNonNull(path, "path");
+        libraries = List.copyOf(libraries);
+        records = List.copyOf(records);
+        sassArches = immutableCopy(sassArches);
+        ptxArches = immutableCopy(ptxArches);
+        usedBy = usedBy == null ? "" : usedBy;
+    }
+
+    private static Map<String, SortedSet<GpuArch>> immutableCopy(Map<String, SortedSet<GpuArch>> source) {
+        Map<String, SortedSet<GpuArch>> copy = new TreeMap<>();
+        source.forEach((library, arches) -> copy.put(library, Collections.unmodifiableSortedSet(new TreeSet<>(arches))));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /** The same scan attributed to {@code owner}. */
+    public LibraryScan withUsedBy(String owner) {
+        return new LibraryScan(path, libraries, records, sassArches, ptxArches, owner, elapsedMillis);
+    }
+
+    /** SASS targets of one library label, lowest first; empty when unknown. */
+    public SortedSet<GpuArch> sassArchesOf(String library) {
+        return sassArches.getOrDefault(library, Collections.emptySortedSet());
+    }
+
+    /** PTX targets of one library label, lowest first; empty when none. */
+    public SortedSet<GpuArch> ptxArchesOf(String library) {
+        return ptxArches.getOrDefault(library, Collections.emptySortedSet());
+    }
+}

@@ -1,0 +1,198 @@
+package io.github.cudastackbudget.core.engine;
+
+import io.github.cudastackbudget.core.arch.GpuArch;
+import io.github.cudastackbudget.core.arch.InvalidValueException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Streaming parser of {@code cuobjdump --dump-resource-usage} output (cuobjdump 13.0 text format). Feed it one line
+ * at a time with {@link #accept(String)}; memory grows with the number of records, not with the text.
+ *
+ * <p>A usage line counts only with both an arch (or the default arch of a bare cubin) and a function in context, as
+ * in the origin tool. {@code member ARCHIVE:MEMBER:} lines switch the library label to {@code archive(member)}.
+ * PTX sections ({@code Fatbin ptx code:}) contribute their arch to the PTX list and never records. A usage line
+ * whose fields cannot be read fails with the line number, never a silent zero.
+ */
+public final class ResourceUsageParser {
+
+    private static final Pattern ARCH = Pattern.compile("^arch = (\\S+)\\s*$");
+    private static final Pattern FUNCTION = Pattern.compile("^\\s*Function (.+):\\s*$");
+    private static final Pattern MEMBER = Pattern.compile("^member (.+):([^:]+):\\s*$");
+    private static final Pattern USAGE = Pattern.compile(
+            "^\\s*REG:(\\d+) STACK:(\\d+|UNKNOWN) SHARED:(\\d+) LOCAL:(\\d+)(?:\\s.*)?$");
+
+    private enum Section { NONE, ELF, PTX }
+
+    private final String fileLabel;
+    private final GpuArch defaultArch;
+    private final List<KernelRecord> records = new ArrayList<>();
+    private final Set<String> libraries = new LinkedHashSet<>();
+    private final Map<String, SortedSet<GpuArch>> sassArches = new TreeMap<>();
+    private final Map<String, SortedSet<GpuArch>> ptxArches = new TreeMap<>();
+    private final Map<String, String> names = new HashMap<>();
+
+    private String library;
+    private Section section = Section.NONE;
+    private GpuArch arch;
+    private String function;
+    private long lineNumber;
+
+    /**
+     * @param fileLabel   the library label for records outside any {@code member} block (the file name)
+     * @param defaultArch the arch to use when the output has no {@code arch =} line (a bare cubin); may be null
+     */
+    public ResourceUsageParser(String fileLabel, GpuArch defaultArch) {
+        this.fileLabel = fileLabel;
+        this.defaultArch = defaultArch;
+        this.library = fileLabel;
+        this.arch = defaultArch;
+        if (defaultArch != null) {
+            libraries.add(fileLabel);
+            sassArches.computeIfAbsent(fileLabel, key -> new TreeSet<>()).add(defaultArch);
+        }
+    }
+
+    /** Parses a whole text (tests, recorded outputs). */
+    public static ResourceUsageParser parse(String fileLabel, GpuArch defaultArch, Reader text) throws IOException {
+        ResourceUsageParser parser = new ResourceUsageParser(fileLabel, defaultArch);
+        BufferedReader reader = text instanceof BufferedReader buffered ? buffered : new BufferedReader(text, 1 << 16);
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            parser.accept(line);
+        }
+        return parser;
+    }
+
+    /**
+     * Takes one line of output.
+     *
+     * @throws MalformedOutputException when a usage line cannot be read
+     */
+    public void accept(String line) {
+        lineNumber++;
+        if (line.isEmpty()) {
+            return;
+        }
+        char first = line.charAt(0);
+        if (first == 'F' && line.startsWith("Fatbin ")) {
+            section = line.startsWith("Fatbin ptx") ? Section.PTX : Section.ELF;
+            arch = null;
+            function = null;
+            return;
+        }
+        if (first == 'a' && line.startsWith("arch = ")) {
+            acceptArch(line);
+            return;
+        }
+        if (first == 'm' && line.startsWith("member ")) {
+            Matcher member = MEMBER.matcher(line);
+            if (member.matches()) {
+                library = baseName(member.group(1)) + "(" + member.group(2) + ")";
+                section = Section.NONE;
+                arch = null;
+                function = null;
+            }
+            return;
+        }
+        String trimmed = line.stripLeading();
+        if (trimmed.startsWith("Function ")) {
+            Matcher match = FUNCTION.matcher(line);
+            function = match.matches() ? intern(match.group(1)) : null;
+            return;
+        }
+        if (trimmed.startsWith("REG:")) {
+            acceptUsage(line);
+        }
+    }
+
+    private void acceptArch(String line) {
+        Matcher match = ARCH.matcher(line);
+        if (!match.matches()) {
+            throw new MalformedOutputException("line " + lineNumber + ": unreadable arch line '" + line + "'");
+        }
+        try {
+            arch = GpuArch.parse(match.group(1));
+        } catch (InvalidValueException e) {
+            throw new MalformedOutputException("line " + lineNumber + ": " + e.getMessage());
+        }
+        function = null;
+        libraries.add(library);
+        Map<String, SortedSet<GpuArch>> target = section == Section.PTX ? ptxArches : sassArches;
+        target.computeIfAbsent(library, key -> new TreeSet<>()).add(arch);
+    }
+
+    private void acceptUsage(String line) {
+        Matcher match = USAGE.matcher(line);
+        if (!match.matches()) {
+            throw new MalformedOutputException("line " + lineNumber + ": unreadable resource usage '" + line.strip()
+                    + "' (expected REG:n STACK:n|UNKNOWN SHARED:n LOCAL:n)");
+        }
+        if (function == null || arch == null || section == Section.PTX) {
+            return;
+        }
+        boolean unknown = "UNKNOWN".equals(match.group(2));
+        records.add(new KernelRecord(library, arch, function, Integer.parseInt(match.group(1)),
+                unknown ? 0 : Long.parseLong(match.group(2)), unknown, Long.parseLong(match.group(3)),
+                Long.parseLong(match.group(4))));
+        libraries.add(library);
+        function = null;
+    }
+
+    private String intern(String name) {
+        return names.computeIfAbsent(name, key -> key);
+    }
+
+    private static String baseName(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash >= 0 ? path.substring(slash + 1) : path;
+    }
+
+    public List<KernelRecord> records() {
+        return records;
+    }
+
+    public List<String> libraries() {
+        return new ArrayList<>(libraries);
+    }
+
+    public Map<String, SortedSet<GpuArch>> sassArches() {
+        return sassArches;
+    }
+
+    public Map<String, SortedSet<GpuArch>> ptxArches() {
+        return ptxArches;
+    }
+
+    public long lines() {
+        return lineNumber;
+    }
+
+    public String fileLabel() {
+        return fileLabel;
+    }
+
+    public GpuArch defaultArch() {
+        return defaultArch;
+    }
+
+    /** Output that does not follow the cuobjdump 13.0 format. */
+    public static final class MalformedOutputException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public MalformedOutputException(String message) {
+            super(message);
+        }
+    }
+}

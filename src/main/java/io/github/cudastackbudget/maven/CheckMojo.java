@@ -1,0 +1,208 @@
+package io.github.cudastackbudget.maven;
+
+import io.github.cudastackbudget.core.CheckException;
+import io.github.cudastackbudget.core.CheckListener;
+import io.github.cudastackbudget.core.CheckOptions;
+import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.scan.FileSetSpec;
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.model.FileSet;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * Checks the CUDA libraries a build produces against per-device stack-reservation budgets.
+ *
+ * <p>When a kernel with a per-thread stack frame of S bytes launches, the CUDA driver raises the context's stack limit
+ * to S (rounded up to 16 B; the default is 1024 B) and keeps {@code S x maxResidentThreads} bytes of device memory
+ * reserved until the process ends (maxResidentThreads = SM count x resident threads per SM: 270,336 on an H200). This
+ * goal reads every kernel's frame from the built libraries ({@code cuobjdump --dump-resource-usage}), chooses the SASS
+ * image each target GPU would run by NVIDIA's compatibility rules, and fails the build when a device's worst-case
+ * reservation exceeds its budget or a kernel's frame exceeds {@code maxStackPerThread}.
+ *
+ * <p>Reports: {@code cuda-stack-budget.json} and {@code cuda-stack-budget.txt} in {@code outputDirectory}, written
+ * before the verdict.
+ */
+@Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+public class CheckMojo extends AbstractMojo {
+
+    /** Skip the check (one log line says so). */
+    @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
+    private boolean skip;
+
+    /**
+     * What to scan, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top level). Default:
+     * {@code ${project.build.directory}} with includes {@code **}/{@code *.so}, {@code **}/{@code *.so.*},
+     * {@code **}/{@code *.cubin}, {@code **}/{@code *.fatbin}, {@code **}/{@code *.o}, {@code **}/{@code *.a}. Files
+     * that are not ELF, fatbin or cubin are skipped quietly.
+     */
+    @Parameter
+    private List<FileSet> libraries;
+
+    /**
+     * Files to scan, named one by one (in addition to {@code libraries}). A missing or unreadable one fails the build;
+     * one without device code is reported.
+     */
+    @Parameter
+    private List<File> libraryFiles;
+
+    /**
+     * The cuobjdump executable. Default: found on the {@code PATH}, then in {@code $CUDA_HOME/bin},
+     * {@code $CUDA_PATH/bin}, {@code /usr/local/cuda/bin}. Needed only when device code is found.
+     */
+    @Parameter(property = "cudaStackBudget.cuobjdump")
+    private String cuobjdump;
+
+    /** How kernels are read: {@code auto} (cuobjdump in this version), {@code cuobjdump} or {@code native} (planned). */
+    @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
+    private String engine;
+
+    /**
+     * Target GPUs, each a {@code <device>} with a catalog {@code <preset>} or explicit figures ({@code <name>},
+     * {@code <computeCapability>}, {@code <maxResidentThreads>} or {@code <multiProcessorCount>} and
+     * {@code <maxThreadsPerMultiProcessor>}, optional {@code <memory>}) and an optional own {@code <maxReservation>}.
+     * With no devices and no {@code devicePresets}, the GPUs of this machine are checked (nvidia-smi, matched to the
+     * catalog), else a default set (t4, a100-sxm4-80gb, l4, h100-sxm5-80gb, h200-141gb, b200, rtx-5090) without a
+     * budget: the figures are reported and nothing fails for lack of a budget.
+     */
+    @Parameter
+    private List<Device> devices;
+
+    /**
+     * Comma-separated catalog ids checked in addition to {@code devices}, e.g. {@code h100-sxm5-80gb,l4}. The catalog
+     * (32 GPUs from V100 to GB10, with sources) is listed in the README.
+     */
+    @Parameter(property = "cudaStackBudget.devices")
+    private String devicePresets;
+
+    /** With no devices configured, look for local GPUs with nvidia-smi before falling back to the default set. */
+    @Parameter(property = "cudaStackBudget.detectLocalDevices", defaultValue = "true")
+    private boolean detectLocalDevices;
+
+    /**
+     * Budget for every device without its own: {@code 1.5 GiB}, {@code 512MiB}, {@code 2 GB}, bytes, or {@code 2%}
+     * of the device's memory. KiB/MiB/GiB are powers of 1024, kB/MB/GB powers of 1000. Compared with the total
+     * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread.
+     */
+    @Parameter(property = "cudaStackBudget.maxReservation")
+    private String maxReservation;
+
+    /** Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. */
+    @Parameter(property = "cudaStackBudget.maxStackPerThread")
+    private String maxStackPerThread;
+
+    /** Fail the build on a violation; {@code false} logs the same text as a warning. */
+    @Parameter(property = "cudaStackBudget.failOnViolation", defaultValue = "true")
+    private boolean failOnViolation;
+
+    /** Where the reports go. */
+    @Parameter(defaultValue = "${project.build.directory}/cuda-stack-budget", required = true)
+    private File outputDirectory;
+
+    /** Rows in the verbose per-kernel listing (0 = all). */
+    @Parameter(property = "cudaStackBudget.top", defaultValue = "25")
+    private int top;
+
+    /** List kernels with a stack frame per device and the libraries with their "used by" in the log. */
+    @Parameter(property = "cudaStackBudget.verbose", defaultValue = "false")
+    private boolean verbose;
+
+    /** Time limit in seconds for cuobjdump on one file. */
+    @Parameter(property = "cudaStackBudget.timeout", defaultValue = "600")
+    private int timeoutSeconds;
+
+    /** Files read at once (0 = number of processors, at most 8). */
+    @Parameter(property = "cudaStackBudget.parallelism", defaultValue = "0")
+    private int parallelism;
+
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    private MavenProject project;
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        Log log = getLog();
+        if (skip) {
+            log.info("Skipping the CUDA stack budget check: cudaStackBudget.skip is set.");
+            return;
+        }
+        if (timeoutSeconds < 1) {
+            throw new MojoExecutionException("timeout " + timeoutSeconds + " must be at least 1 second "
+                    + "(cudaStackBudget.timeout)");
+        }
+        CheckRunner.Outcome outcome;
+        try {
+            outcome = CheckRunner.run(options(), new MavenLogListener(log));
+        } catch (CheckException e) {
+            throw new MojoExecutionException(e.getMessage(), e);
+        }
+        if (outcome.result().noKernels()) {
+            outcome.summary().forEach(log::info);
+            return;
+        }
+        outcome.reportLines().forEach(log::info);
+        for (String violation : outcome.violations()) {
+            if (failOnViolation) {
+                log.error(violation);
+            } else {
+                log.warn(violation);
+            }
+        }
+        outcome.summary().forEach(log::info);
+        if (outcome.failed()) {
+            String message = outcome.violations().get(0)
+                    + (outcome.violations().size() > 1 ? " (and " + (outcome.violations().size() - 1) + " more violation(s))" : "")
+                    + ". See " + outcome.reports().get(0) + "; raise the budget, shrink the kernel's frame, or set "
+                    + "cudaStackBudget.failOnViolation=false to only warn.";
+            if (failOnViolation) {
+                throw new MojoFailureException(message);
+            }
+            log.warn("CUDA stack budget exceeded, but failOnViolation is false: " + message);
+        }
+    }
+
+    CheckOptions options() {
+        Path buildDirectory = Path.of(project.getBuild().getDirectory());
+        List<FileSetSpec> fileSets = new ArrayList<>();
+        if (libraries == null || libraries.isEmpty()) {
+            fileSets.add(new FileSetSpec(buildDirectory, FileSetSpec.DEFAULT_INCLUDES, List.of()));
+        } else {
+            for (FileSet fileSet : libraries) {
+                String directory = fileSet.getDirectory();
+                Path base = directory == null ? buildDirectory : project.getBasedir().toPath().resolve(directory);
+                fileSets.add(new FileSetSpec(base, fileSet.getIncludes(), fileSet.getExcludes()));
+            }
+        }
+        List<Path> explicit = libraryFiles == null ? List.of()
+                : libraryFiles.stream().map(File::toPath).toList();
+        int threads = parallelism > 0 ? parallelism : Math.min(8, Runtime.getRuntime().availableProcessors());
+        return new CheckOptions(fileSets, explicit,
+                project.getGroupId() + ":" + project.getArtifactId() + ":" + project.getVersion(), engine, cuobjdump,
+                Duration.ofSeconds(timeoutSeconds), threads,
+                devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
+                System.getenv());
+    }
+
+    /** Sends the core's progress to the Maven log. */
+    private record MavenLogListener(Log log) implements CheckListener {
+        @Override
+        public void info(String line) {
+            log.info(line);
+        }
+
+        @Override
+        public void warn(String line) {
+            log.warn(line);
+        }
+    }
+}

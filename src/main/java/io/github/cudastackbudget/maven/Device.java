@@ -1,0 +1,73 @@
+package io.github.cudastackbudget.maven;
+
+import io.github.cudastackbudget.core.device.DeviceDefinition;
+
+/**
+ * A target GPU in the POM: either {@code <preset>h200-141gb</preset>} (a catalog id; any other field overrides the
+ * catalog's), or {@code <name>}, {@code <computeCapability>} ({@code 9.0}, {@code 90}, {@code sm_90}) and
+ * {@code <maxResidentThreads>} (or {@code <multiProcessorCount>} and {@code <maxThreadsPerMultiProcessor>}); optional
+ * {@code <memory>} ({@code 141 GiB}) for percentage budgets, and its own {@code <maxReservation>}.
+ */
+public class Device {
+
+    /** Catalog id, e.g. {@code h200-141gb}, {@code l4}, {@code rtx-5090}. */
+    private String preset;
+
+    /** How reports name the device (defaults to the preset id). */
+    private String name;
+
+    /** Compute capability: {@code 9.0}, {@code 90}, {@code sm_90} or {@code sm_9.0}. */
+    private String computeCapability;
+
+    /** multiProcessorCount x maxThreadsPerMultiProcessor, e.g. 270336 for an H200. */
+    private String maxResidentThreads;
+
+    /** SM count (with maxThreadsPerMultiProcessor instead of maxResidentThreads). */
+    private String multiProcessorCount;
+
+    /** Resident threads per SM (2048 on most data-centre GPUs, 1536 or 1024 on others). */
+    private String maxThreadsPerMultiProcessor;
+
+    /** Device memory, e.g. {@code 80 GiB}; needed for percentage budgets on devices without a preset. */
+    private String memory;
+
+    /** This device's budget: {@code 1.5 GiB}, {@code 512MiB}, bytes, or {@code 2%} of its memory. */
+    private String maxReservation;
+
+    DeviceDefinition toDefinition() {
+        return new DeviceDefinition(preset, name, computeCapability, maxResidentThreads, multiProcessorCount,
+                maxThreadsPerMultiProcessor, memory, maxReservation);
+    }
+
+    public void setPreset(String preset) {
+        this.preset = preset;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public void setComputeCapability(String computeCapability) {
+        this.computeCapability = computeCapability;
+    }
+
+    public void setMaxResidentThreads(String maxResidentThreads) {
+        this.maxResidentThreads = maxResidentThreads;
+    }
+
+    public void setMultiProcessorCount(String multiProcessorCount) {
+        this.multiProcessorCount = multiProcessorCount;
+    }
+
+    public void setMaxThreadsPerMultiProcessor(String maxThreadsPerMultiProcessor) {
+        this.maxThreadsPerMultiProcessor = maxThreadsPerMultiProcessor;
+    }
+
+    public void setMemory(String memory) {
+        this.memory = memory;
+    }
+
+    public void setMaxReservation(String maxReservation) {
+        this.maxReservation = maxReservation;
+    }
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds the real nvcc test binaries the unit tests probe, into OUTDIR.
+#
+#   build-test-binaries.sh OUTDIR
+#
+# Outputs (all from frames.cu / hostonly.c in this directory):
+#   libframes.so        shared library, sm_80 + sm_90 + sm_90a SASS and compute_90 PTX
+#   frames.o            nvcc -c object (has a .nv_fatbin section)
+#   frames_rdc.o        nvcc -rdc=true -c object (has a __nv_relfatbin section)
+#   libframes.a         ar archive of frames.o and a host-only gcc object
+#   frames_sm90.cubin   nvcc -cubin -arch=sm_90
+#   frames.fatbin       nvcc -fatbin
+#   libhostonly.so      gcc only, no device code
+#   ptxas-info.txt      the -Xptxas -v output of the libframes.so build
+#   nvlink-info.txt     the -Xnvlink -v output of device-linking frames_rdc.o
+#                       (the only place nvcc 13.0 reports the recursive kernel's
+#                       "stack size cannot be statically determined" warning)
+#
+# The build is skipped when every output exists and is newer than the sources
+# and this script, so repeated `mvn test` runs stay fast.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+    echo "usage: $0 OUTDIR" >&2
+    exit 2
+fi
+
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OUT_DIR="$1"
+
+SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
+OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
+         libhostonly.so ptxas-info.txt nvlink-info.txt)
+
+up_to_date() {
+    local out src
+    for out in "${OUTPUTS[@]}"; do
+        [[ -f "$OUT_DIR/$out" ]] || return 1
+        for src in "${SOURCES[@]}"; do
+            [[ "$OUT_DIR/$out" -nt "$src" ]] || return 1
+        done
+    done
+    return 0
+}
+
+if up_to_date; then
+    echo "CUDA test binaries in $OUT_DIR are up to date"
+    exit 0
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+    echo "nvcc not found on PATH: the unit tests need the CUDA toolkit (nvcc 13.0) to build their real test binaries" >&2
+    exit 1
+fi
+CC="${CC:-gcc}"
+
+mkdir -p "$OUT_DIR"
+# Build into a scratch directory and move the results in at the end, so an
+# interrupted build never leaves outputs that look up to date.
+WORK="$(mktemp -d "$OUT_DIR/.build.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+GENCODES=(-gencode arch=compute_80,code=sm_80
+          -gencode arch=compute_90,code=sm_90
+          -gencode arch=compute_90a,code=sm_90a
+          -gencode arch=compute_90,code=compute_90)
+FRAMES="$SRC_DIR/frames.cu"
+start=$SECONDS
+
+echo "Building CUDA test binaries into $OUT_DIR ($(nvcc --version | tail -n 1))"
+
+nvcc "${GENCODES[@]}" -Xptxas -v -Xcompiler -fPIC -shared \
+    -o "$WORK/libframes.so" "$FRAMES" >"$WORK/ptxas-info.txt" 2>&1 \
+    || { cat "$WORK/ptxas-info.txt" >&2; exit 1; }
+nvcc -arch=sm_90 -c -o "$WORK/frames.o" "$FRAMES"
+nvcc -arch=sm_90 -rdc=true -c -o "$WORK/frames_rdc.o" "$FRAMES"
+nvcc -arch=sm_90 -cubin -o "$WORK/frames_sm90.cubin" "$FRAMES"
+nvcc -arch=sm_90 -fatbin -o "$WORK/frames.fatbin" "$FRAMES"
+# In whole-program mode ptxas 13.0 stays silent about recursion (it warns only
+# with -G); nvlink reports "Stack size for entry function ... cannot be
+# statically determined" when device-linking the relocatable object.
+nvcc -arch=sm_90 -dlink -Xnvlink -v -o "$WORK/frames_dlink.o" "$WORK/frames_rdc.o" \
+    >"$WORK/nvlink-info.txt" 2>&1 \
+    || { cat "$WORK/nvlink-info.txt" >&2; exit 1; }
+"$CC" -c -fPIC -o "$WORK/hostonly.o" "$SRC_DIR/hostonly.c"
+"$CC" -shared -fPIC -o "$WORK/libhostonly.so" "$WORK/hostonly.o"
+ar rcs "$WORK/libframes.a" "$WORK/frames.o" "$WORK/hostonly.o"
+
+for out in "${OUTPUTS[@]}"; do
+    mv -f "$WORK/$out" "$OUT_DIR/$out"
+done
+echo "Built CUDA test binaries in $((SECONDS - start)) s"
