@@ -10,6 +10,7 @@
 #   libframes.a         ar archive of frames.o and a host-only gcc object
 #   frames_sm90.cubin   nvcc -cubin -arch=sm_90
 #   frames.fatbin       nvcc -fatbin
+#   libframes_rdc.so    nvcc -rdc=true -shared (device-linked; .nv_fatbin and __nv_relfatbin)
 #   libhostonly.so      gcc only, no device code
 #   ptxas-info.txt      the -Xptxas -v output of the libframes.so build
 #   nvlink-info.txt     the -Xnvlink -v output of device-linking frames_rdc.o
@@ -30,7 +31,7 @@ OUT_DIR="$1"
 
 SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
 OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
-         libhostonly.so ptxas-info.txt nvlink-info.txt)
+         libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt)
 
 up_to_date() {
     local out src
@@ -76,6 +77,9 @@ nvcc -arch=sm_90 -c -o "$WORK/frames.o" "$FRAMES"
 nvcc -arch=sm_90 -rdc=true -c -o "$WORK/frames_rdc.o" "$FRAMES"
 nvcc -arch=sm_90 -cubin -o "$WORK/frames_sm90.cubin" "$FRAMES"
 nvcc -arch=sm_90 -fatbin -o "$WORK/frames.fatbin" "$FRAMES"
+# a device-linked shared library from relocatable code: both .nv_fatbin and __nv_relfatbin, and
+# cuobjdump reports the recursive kernel's stack as UNKNOWN
+nvcc -O2 -shared -Xcompiler -fPIC -rdc=true -arch=sm_90 -o "$WORK/libframes_rdc.so" "$FRAMES"
 # In whole-program mode ptxas 13.0 stays silent about recursion (it warns only
 # with -G); nvlink reports "Stack size for entry function ... cannot be
 # statically determined" when device-linking the relocatable object.

@@ -110,7 +110,7 @@ public final class StackBudgetCheck {
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
         List<LibraryScan> attributed = scans.stream().map(scan -> scan.withUsedBy(request.usedBy())).toList();
         for (DeviceCodeProbe probe : files) {
-            if (probe.detail() != null && probe.detail().contains("__nv_relfatbin")) {
+            if (probe.detail() != null && probe.detail().endsWith(" with __nv_relfatbin")) {
                 warn(listener, warnings, probe.file().getFileName() + " holds relocatable device code (-rdc): its "
                         + "frames are final only after the device link, so STACK reads 0 there; check the linked library");
             }
@@ -161,9 +161,10 @@ public final class StackBudgetCheck {
                     + "; the driver then only guarantees cudaLimitStackSize");
         }
         if (!device.jit().isEmpty()) {
-            warn(listener, warnings, "device " + name + ": " + device.jit().size() + " function(s) have no SASS for "
-                    + device.device().capability().smName() + " and would be JIT-compiled from PTX at load time (frame "
-                    + "unknown at build time), e.g. " + displayNames.getOrDefault(device.jit().get(0).function().name(),
+            listener.info("device " + name + ": " + device.jit().size() + " function(s) have no SASS for "
+                    + device.device().capability().smName() + "; their library embeds compatible PTX, so if they are "
+                    + "launched there the driver JIT-compiles them (frame unknown at build time), e.g. "
+                    + displayNames.getOrDefault(device.jit().get(0).function().name(),
                             device.jit().get(0).function().name()));
         }
         if (!device.cannotRun().isEmpty()) {

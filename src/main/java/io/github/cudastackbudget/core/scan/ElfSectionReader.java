@@ -148,15 +148,20 @@ final class ElfSectionReader {
         byte[] names = bytes(readAt(tableOffset, (int) tableSize));
 
         int perBlock = Math.max(1, BLOCK_BYTES / shentsize);
+        java.util.Set<String> found = new java.util.TreeSet<>();
         for (long first = 0; first < shnum; first += perBlock) {
             int count = (int) Math.min(perBlock, shnum - first);
             ByteBuffer block = readAt(shoff + first * shentsize, count * shentsize);
             for (int i = 0; i < count; i++) {
                 String name = deviceCodeSectionAt(names, u32(block, i * shentsize));
                 if (name != null) {
-                    return new Result(BinaryKind.HOST_ELF, true, layout.name() + " with " + name);
+                    found.add(name);
                 }
             }
+        }
+        if (!found.isEmpty()) {
+            // ".nv_fatbin" sorts before "__nv_relfatbin": "ELF64 with .nv_fatbin" or "... with .nv_fatbin, __nv_relfatbin"
+            return new Result(BinaryKind.HOST_ELF, true, layout.name() + " with " + String.join(", ", found));
         }
         return hostElf(NO_DEVICE_SECTION);
     }
