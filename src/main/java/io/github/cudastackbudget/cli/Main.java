@@ -129,6 +129,9 @@ public final class Main {
         } catch (CheckException e) {
             System.err.println("cuda-stack-budget: " + e.getMessage());
             return 2;
+        } catch (RuntimeException e) {
+            System.err.println("cuda-stack-budget: failed unexpectedly (" + e + "); please report it");
+            return 3;
         }
     }
 

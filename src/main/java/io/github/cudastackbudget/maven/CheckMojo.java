@@ -144,6 +144,10 @@ public class CheckMojo extends AbstractMojo {
             outcome = CheckRunner.run(options(), new MavenLogListener(log));
         } catch (CheckException e) {
             throw new MojoExecutionException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // a defect, not a user error: one line in the log; the trace stays available with -e
+            throw new MojoExecutionException("CUDA stack budget check failed unexpectedly (" + e
+                    + "); please report it with the build log", e);
         }
         if (outcome.result().noKernels()) {
             outcome.summary().forEach(log::info);

@@ -64,11 +64,16 @@ public final class DeviceResolver {
         String name = blank(definition.name()) ? base.name() : definition.name().strip();
         ComputeCapability capability = blank(definition.computeCapability())
                 ? (base == null ? missing(label, "computeCapability") : base.capability())
-                : ComputeCapability.parse(definition.computeCapability());
+                : capability(definition.computeCapability(), label);
         Integer sms = blank(definition.multiProcessorCount()) ? null
                 : positiveInt(definition.multiProcessorCount(), label, "multiProcessorCount");
         Integer perSm = blank(definition.maxThreadsPerMultiProcessor()) ? null
                 : positiveInt(definition.maxThreadsPerMultiProcessor(), label, "maxThreadsPerMultiProcessor");
+        if (base != null && blank(definition.maxResidentThreads())) {
+            // a preset with one of the two overridden (a MIG slice: fewer SMs, same threads per SM)
+            sms = sms == null && perSm != null ? base.multiProcessorCount() : sms;
+            perSm = perSm == null && sms != null ? base.maxThreadsPerMultiProcessor() : perSm;
+        }
         long threads;
         if (!blank(definition.maxResidentThreads())) {
             threads = positiveInt(definition.maxResidentThreads(), label, "maxResidentThreads");
@@ -92,6 +97,14 @@ public final class DeviceResolver {
         String source = base == null ? "configured" : base.source();
         return new DeviceTarget(new DeviceSpec(name, base == null ? null : base.presetId(), capability, threads, sms,
                 perSm, deviceMemory, source), budget);
+    }
+
+    private static ComputeCapability capability(String text, String label) {
+        try {
+            return ComputeCapability.parse(text);
+        } catch (InvalidValueException e) {
+            throw new InvalidValueException(label + ": <computeCapability> " + e.getMessage());
+        }
     }
 
     private static <T> T missing(String label, String field) {
