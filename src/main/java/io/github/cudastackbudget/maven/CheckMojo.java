@@ -119,7 +119,7 @@ public class CheckMojo extends AbstractMojo {
 
     /** Time limit in seconds for cuobjdump on one file. */
     @Parameter(property = "cudaStackBudget.timeout", defaultValue = "600")
-    private int timeoutSeconds;
+    private int timeout;
 
     /** Files read at once (0 = number of processors, at most 8). */
     @Parameter(property = "cudaStackBudget.parallelism", defaultValue = "0")
@@ -135,8 +135,8 @@ public class CheckMojo extends AbstractMojo {
             log.info("Skipping the CUDA stack budget check: cudaStackBudget.skip is set.");
             return;
         }
-        if (timeoutSeconds < 1) {
-            throw new MojoExecutionException("timeout " + timeoutSeconds + " must be at least 1 second "
+        if (timeout < 1) {
+            throw new MojoExecutionException("timeout " + timeout + " must be at least 1 second "
                     + "(cudaStackBudget.timeout)");
         }
         CheckRunner.Outcome outcome;
@@ -191,7 +191,7 @@ public class CheckMojo extends AbstractMojo {
         int threads = parallelism > 0 ? parallelism : Math.min(8, Runtime.getRuntime().availableProcessors());
         return new CheckOptions(fileSets, explicit,
                 project.getGroupId() + ":" + project.getArtifactId() + ":" + project.getVersion(), engine, cuobjdump,
-                Duration.ofSeconds(timeoutSeconds), threads,
+                Duration.ofSeconds(timeout), threads,
                 devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
                 System.getenv());
