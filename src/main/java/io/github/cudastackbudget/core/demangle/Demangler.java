@@ -1,11 +1,8 @@
 package io.github.cudastackbudget.core.demangle;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.IOException;
+import io.github.cudastackbudget.core.exec.Executables;
+import io.github.cudastackbudget.core.exec.ToolRun;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,12 +10,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
-import org.apache.commons.exec.CommandLine;
-import org.apache.commons.exec.DefaultExecutor;
-import org.apache.commons.exec.ExecuteWatchdog;
-import org.apache.commons.exec.PumpStreamHandler;
 
 /**
  * Demangles kernel names in batches with the tools found on the PATH, in the origin tool's order: {@code llvm-cxxfilt}
@@ -41,25 +33,9 @@ public final class Demangler {
     public static Demangler fromEnvironment(Map<String, String> environment) {
         List<Path> found = new ArrayList<>();
         for (String tool : TOOLS) {
-            locate(tool, environment).ifPresent(found::add);
+            Executables.find(tool, environment, Executables.cudaDirectories(environment)).ifPresent(found::add);
         }
         return new Demangler(found, Duration.ofSeconds(120));
-    }
-
-    private static Optional<Path> locate(String tool, Map<String, String> environment) {
-        List<String> directories = new ArrayList<>();
-        String path = environment.get("PATH");
-        if (path != null) {
-            directories.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        for (String variable : List.of("CUDA_HOME", "CUDA_PATH")) {
-            if (environment.get(variable) != null) {
-                directories.add(environment.get(variable) + "/bin");
-            }
-        }
-        directories.add("/usr/local/cuda/bin");
-        return directories.stream().filter(directory -> !directory.isEmpty()).map(directory -> Path.of(directory, tool))
-                .filter(candidate -> Files.isRegularFile(candidate) && Files.isExecutable(candidate)).findFirst();
     }
 
     public List<Path> tools() {
@@ -101,19 +77,11 @@ public final class Demangler {
     /** One line per name in, one line per name out; anything else means the tool is not usable (null). */
     private List<String> run(Path tool, List<String> names) {
         byte[] input = (String.join("\n", names) + "\n").getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DefaultExecutor executor = DefaultExecutor.builder().get();
-        executor.setStreamHandler(new PumpStreamHandler(stdout, new ByteArrayOutputStream(),
-                new ByteArrayInputStream(input)));
-        executor.setWatchdog(ExecuteWatchdog.builder().setTimeout(timeout).get());
-        try {
-            if (executor.execute(new CommandLine(tool.toFile())) != 0) {
-                return null;
-            }
-        } catch (IOException e) {
+        List<String> lines = new ArrayList<>(names.size());
+        ToolRun run = ToolRun.run(tool, List.of(), input, timeout, lines::add);
+        if (run.failure() != null || run.timedOut() || run.exitCode() != 0) {
             return null;
         }
-        List<String> lines = stdout.toString(StandardCharsets.UTF_8).lines().toList();
         return lines.size() == names.size() ? lines : null;
     }
 

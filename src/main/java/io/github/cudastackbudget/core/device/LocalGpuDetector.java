@@ -1,20 +1,13 @@
 package io.github.cudastackbudget.core.device;
 
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.github.cudastackbudget.core.exec.Executables;
+import io.github.cudastackbudget.core.exec.ToolRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.commons.exec.CommandLine;
-import org.apache.commons.exec.DefaultExecutor;
-import org.apache.commons.exec.ExecuteWatchdog;
-import org.apache.commons.exec.PumpStreamHandler;
 
 /**
  * Lists this machine's GPUs with {@code nvidia-smi --query-gpu=index,name,compute_cap,memory.total}. nvidia-smi does
@@ -31,25 +24,17 @@ public final class LocalGpuDetector {
     }
 
     public static List<LocalGpu> detect(Map<String, String> environment) {
-        Optional<Path> tool = locate(environment);
+        Optional<Path> tool = Executables.find("nvidia-smi", environment, List.of());
         if (tool.isEmpty()) {
             return List.of();
         }
-        CommandLine command = new CommandLine(tool.get().toFile());
-        command.addArgument("--query-gpu=index,name,compute_cap,memory.total", false);
-        command.addArgument("--format=csv,noheader,nounits", false);
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DefaultExecutor executor = DefaultExecutor.builder().get();
-        executor.setStreamHandler(new PumpStreamHandler(stdout, new ByteArrayOutputStream()));
-        executor.setWatchdog(ExecuteWatchdog.builder().setTimeout(Duration.ofSeconds(20)).get());
-        try {
-            if (executor.execute(command) != 0) {
-                return List.of();
-            }
-        } catch (IOException e) {
+        StringBuilder csv = new StringBuilder();
+        ToolRun run = ToolRun.run(tool.get(), List.of("--query-gpu=index,name,compute_cap,memory.total",
+                "--format=csv,noheader,nounits"), null, Duration.ofSeconds(20), line -> csv.append(line).append('\n'));
+        if (run.failure() != null || run.timedOut() || run.exitCode() != 0) {
             return List.of();
         }
-        return parse(stdout.toString(StandardCharsets.UTF_8));
+        return parse(csv.toString());
     }
 
     /** Parses {@code 0, NVIDIA H200, 9.0, 143771} lines (memory in MiB). */
@@ -69,16 +54,5 @@ public final class LocalGpuDetector {
             }
         }
         return gpus;
-    }
-
-    private static Optional<Path> locate(Map<String, String> environment) {
-        String path = environment.getOrDefault("PATH", "");
-        for (String directory : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(directory.isEmpty() ? "." : directory, "nvidia-smi");
-            if (!directory.isEmpty() && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 }

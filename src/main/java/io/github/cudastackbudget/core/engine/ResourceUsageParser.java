@@ -49,6 +49,7 @@ public final class ResourceUsageParser {
     private GpuArch arch;
     private String function;
     private long lineNumber;
+    private int sections;
 
     /**
      * @param fileLabel   the library label for records outside any {@code member} block (the file name)
@@ -88,6 +89,7 @@ public final class ResourceUsageParser {
         char first = line.charAt(0);
         if (first == 'F' && line.startsWith("Fatbin ")) {
             section = line.startsWith("Fatbin ptx") ? Section.PTX : Section.ELF;
+            sections++;
             arch = null;
             function = null;
             return;
@@ -114,6 +116,8 @@ public final class ResourceUsageParser {
         }
         if (trimmed.startsWith("REG:")) {
             acceptUsage(line);
+        } else if (trimmed.equals("Resource usage:") && section == Section.NONE) {
+            sections++; // a bare cubin: no "Fatbin" header
         }
     }
 
@@ -173,6 +177,11 @@ public final class ResourceUsageParser {
 
     public Map<String, SortedSet<GpuArch>> ptxArches() {
         return ptxArches;
+    }
+
+    /** How many embedded images (fatbin entries, or the bare cubin) the output described. */
+    public int sections() {
+        return sections;
     }
 
     public long lines() {

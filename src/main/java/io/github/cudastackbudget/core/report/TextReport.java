@@ -142,15 +142,19 @@ public final class TextReport {
             List<KernelRecord> shown = top <= 0 ? spilling : spilling.subList(0, Math.min(top, spilling.size()));
             for (KernelRecord record : shown) {
                 out.add(String.format(Locale.ROOT, "    STACK %8s B  LOCAL %6d B  SHARED %6d B  REG %3d  %-8s %s  (%s)",
-                        record.stackUnknown() ? "UNKNOWN" : Long.toString(record.stack()), record.local(), record.shared(),
+                        stack(record), record.local(), record.shared(),
                         record.registers(), record.arch().sassLabel(), result.displayName(record), record.library()));
             }
             List<KernelRecord> hidden = spilling.subList(shown.size(), spilling.size());
             if (!hidden.isEmpty()) {
-                out.add("    (" + hidden.size() + " more kernels with STACK " + hidden.get(hidden.size() - 1).stack() + "-"
-                        + hidden.get(0).stack() + " B not shown; set top to 0 to list all)");
+                out.add("    (" + hidden.size() + " more kernels with STACK " + stack(hidden.get(hidden.size() - 1))
+                        + "-" + stack(hidden.get(0)) + " B not shown; set top to 0 to list all)");
             }
         }
+    }
+
+    private static String stack(KernelRecord record) {
+        return record.stackUnknown() ? "UNKNOWN" : Long.toString(record.stack());
     }
 
     private static String arches(SortedSet<GpuArch> arches, boolean ptx) {

@@ -57,13 +57,20 @@ public final class LibraryDiscovery {
      */
     public static Discovery discover(List<FileSetSpec> fileSets, List<Path> explicitFiles) throws DiscoveryException {
         Map<Path, Boolean> candidates = new LinkedHashMap<>();
+        java.util.Set<Path> seen = new java.util.HashSet<>();
         for (FileSetSpec fileSet : fileSets) {
             for (Path file : expand(fileSet)) {
-                candidates.putIfAbsent(file.toAbsolutePath().normalize(), false);
+                // libx.so -> libx.so.1 -> libx.so.1.2: one file, scanned once, under the first name matched
+                if (seen.add(realPath(file))) {
+                    candidates.putIfAbsent(file.toAbsolutePath().normalize(), false);
+                }
             }
         }
         for (Path file : explicitFiles) {
             Path absolute = file.toAbsolutePath().normalize();
+            if (Files.isRegularFile(absolute) && !seen.add(realPath(absolute)) && !candidates.containsKey(absolute)) {
+                continue;
+            }
             if (!Files.isRegularFile(absolute)) {
                 throw new DiscoveryException("library '" + file + "' does not exist or is not a file: fix the path in "
                         + "<libraryFiles> or remove it");
@@ -94,6 +101,14 @@ public final class LibraryDiscovery {
             }
         }
         return new Discovery(probed, withDeviceCode, explicitWithout);
+    }
+
+    private static Path realPath(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize();
+        }
     }
 
     /**

@@ -1,0 +1,232 @@
+package io.github.cudastackbudget.core.demangle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DemanglerTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    /** A kernel of src/test/cuda/frames.cu. */
+    private static final String FRAME_KERNEL = "_Z11frameKernelILi64EEvPii";
+
+    /**
+     * g++ 13's mangling of {@code alpaka::detail::gpuKernel<reco::FillHits<3>,
+     * alpaka::AccGpuUniformCudaHipRt<alpaka::DimInt<1ul>, unsigned int>, float*, int>(reco::FillHits<3>, float*, int)}.
+     */
+    private static final String ALPAKA_KERNEL = "_ZN6alpaka6detail9gpuKernelIN4reco8FillHitsILi3EEENS_22AccGpuUniformCudaHip"
+            + "RtINS_6DimIntILm1EEEjEEJPfiEEEvT_DpT1_";
+
+    private static Path llvmCxxfilt;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void findLlvmCxxfilt() {
+        llvmCxxfilt = Demangler.fromEnvironment(Map.of("PATH", System.getenv().getOrDefault("PATH", ""))).tools()
+                .stream().filter(tool -> tool.getFileName().toString().equals("llvm-cxxfilt")).findFirst()
+                .orElse(null);
+        assertThat(llvmCxxfilt).as("llvm-cxxfilt must be on the PATH for these tests (apt-get install llvm)")
+                .isNotNull();
+    }
+
+    private Path script(String name, String body) throws IOException {
+        Path file = tmp.resolve(name);
+        Files.writeString(file, "#!/bin/sh\n" + body + "\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
+    }
+
+    @Nested
+    class WithLlvmCxxfilt {
+
+        @Test
+        void fromEnvironmentPrefersLlvmCxxfilt() throws IOException {
+            Path dir = Files.createDirectories(tmp.resolve("bin"));
+            Path gnu = script("bin/c++filt", "cat");
+            Path llvm = script("bin/llvm-cxxfilt", "cat");
+            Demangler demangler = Demangler.fromEnvironment(Map.of("PATH", dir.toString()));
+
+            assertThat(demangler.tools()).startsWith(llvm, gnu);
+        }
+
+        @Test
+        void demanglesAFrameKernel() {
+            Demangler demangler = new Demangler(List.of(llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+        }
+
+        @Test
+        void batchKeepsEveryNameAndLeavesPlainNamesAlone() {
+            Demangler demangler = new Demangler(List.of(llvmCxxfilt), TIMEOUT);
+
+            Map<String, String> names = demangler.displayNames(List.of(FRAME_KERNEL, "frames_host_entry",
+                    "_Z15recursiveKernelPii", "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE",
+                    "_Znot_really_mangled", FRAME_KERNEL));
+
+            assertThat(names).containsOnly(
+                    entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"),
+                    entry("frames_host_entry", "frames_host_entry"),
+                    entry("_Z15recursiveKernelPii", "recursiveKernel(int*, int)"),
+                    entry("_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE",
+                            "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"),
+                    entry("_Znot_really_mangled", "_Znot_really_mangled"));
+        }
+
+        @Test
+        void alpakaKernelIsShortenedToItsInnerKernel() {
+            Demangler demangler = new Demangler(List.of(llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(ALPAKA_KERNEL)))
+                    .containsExactly(entry(ALPAKA_KERNEL, "reco::FillHits<3>"));
+        }
+    }
+
+    @Nested
+    class Fallbacks {
+
+        @Test
+        void noToolsKeepsTheMangledNames() {
+            Demangler demangler = new Demangler(List.of(), TIMEOUT);
+
+            assertThat(demangler.tools()).isEmpty();
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL, "plain")))
+                    .containsOnly(entry(FRAME_KERNEL, FRAME_KERNEL), entry("plain", "plain"));
+        }
+
+        @Test
+        void toolPrintingTooManyLinesFallsBackToTheNextTool() throws IOException {
+            Path doubling = script("doubling", "while read -r line; do echo \"$line\"; echo extra; done");
+            Demangler demangler = new Demangler(List.of(doubling, llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL, "_Z15recursiveKernelPii"))).containsOnly(
+                    entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"),
+                    entry("_Z15recursiveKernelPii", "recursiveKernel(int*, int)"));
+        }
+
+        @Test
+        void toolPrintingTooFewLinesFallsBackToTheNextTool() throws IOException {
+            Path first = script("first-line-only", "read -r line; echo \"demangled-$line\"");
+            Demangler demangler = new Demangler(List.of(first, llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL, "_Z15recursiveKernelPii"))).containsOnly(
+                    entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"),
+                    entry("_Z15recursiveKernelPii", "recursiveKernel(int*, int)"));
+        }
+
+        @Test
+        void failingToolFallsBackToTheNextTool() throws IOException {
+            Path failing = script("failing", "cat; exit 3");
+            Demangler demangler = new Demangler(List.of(failing, llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+        }
+
+        @Test
+        void missingToolFallsBackToTheNextTool() {
+            Demangler demangler = new Demangler(List.of(tmp.resolve("no-such-tool"), llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+        }
+
+        @Test
+        @Timeout(value = 20, unit = TimeUnit.SECONDS)
+        void hangingToolIsStoppedAndTheNextToolUsed() throws IOException {
+            Path hanging = script("hanging", "exec sleep 30");
+            Demangler demangler = new Demangler(List.of(hanging, llvmCxxfilt), Duration.ofSeconds(1));
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+        }
+
+        @Test
+        // regression: a demangler wrapper's hung child once outlived the timeout
+        @Timeout(value = 40, unit = TimeUnit.SECONDS)
+        void hangingChildOfAWrapperIsStoppedAndTheNextToolUsed() throws IOException {
+            Path wrapper = script("wrapper", "sleep 25\ncat");
+            Demangler demangler = new Demangler(List.of(wrapper, llvmCxxfilt), Duration.ofSeconds(1));
+            long start = System.nanoTime();
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        }
+
+        @Test
+        void firstToolThatAnswersWins() throws IOException {
+            Path first = script("first", "while read -r line; do echo \"first:$line\"; done");
+            Demangler demangler = new Demangler(List.of(first, llvmCxxfilt), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL)))
+                    .containsExactly(entry(FRAME_KERNEL, "first:" + FRAME_KERNEL));
+        }
+
+        @Test
+        void namesTheFirstToolLeavesUnchangedGoToTheNextToolOnly() throws IOException {
+            // like GNU c++filt giving up on a very long name: it echoes that name unchanged
+            Path partial = script("partial", "while read -r line; do case \"$line\" in "
+                    + "*frameKernel*) echo \"partial:$line\" ;; *) echo \"$line\" ;; esac; done");
+            Path log = tmp.resolve("second-stdin.txt");
+            Path second = script("second", "tee '" + log + "' | '" + llvmCxxfilt + "'");
+            Demangler demangler = new Demangler(List.of(partial, second), TIMEOUT);
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL, "_Z15recursiveKernelPii", "plain"))).containsOnly(
+                    entry(FRAME_KERNEL, "partial:" + FRAME_KERNEL),
+                    entry("_Z15recursiveKernelPii", "recursiveKernel(int*, int)"),
+                    entry("plain", "plain"));
+            assertThat(log).hasContent("_Z15recursiveKernelPii");
+        }
+    }
+
+    @Nested
+    class ShortenAlpaka {
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+            "void alpaka::detail::gpuKernel<MyKernel, alpaka::AccGpuCudaRt<alpaka::DimInt<1ul>, unsigned int>>(MyKernel, float*)"
+                    + " | MyKernel",
+            "alpaka::detail::gpuKernel<ns::Inner<std::pair<int, float>, 3>, alpaka::AccGpuUniformCudaHipRt<alpaka::ApiCudaRt,"
+                    + " std::integral_constant<unsigned long, 3ul>, unsigned int>, float const*>(ns::Inner<std::pair<int,"
+                    + " float>, 3> const&, float const*) | ns::Inner<std::pair<int, float>, 3>",
+            "void alpaka::detail::gpuKernel<(anonymous namespace)::Fill<float>, Acc>((anonymous namespace)::Fill<float>)"
+                    + " | (anonymous namespace)::Fill<float>",
+            "void alpaka::detail::gpuKernel<Only>(Only) | Only",
+            "void alpaka::detail::gpuKernel< Spaced , Acc>() | Spaced",
+            "void frameKernel<64>(int*, int) | void frameKernel<64>(int*, int)",
+            "_Z11frameKernelILi64EEvPii | _Z11frameKernelILi64EEvPii",
+        })
+        void shortensToTheFirstTemplateArgument(String name, String expected) {
+            assertThat(Demangler.shortenAlpaka(name)).isEqualTo(expected);
+        }
+
+        @Test
+        void alreadyDemangledAlpakaNamesAreShortenedEvenWithoutTools() {
+            String name = "alpaka::detail::gpuKernel<MyKernel, alpaka::AccGpuCudaRt<alpaka::DimInt<1ul>, unsigned int>>";
+
+            assertThat(new Demangler(List.of(), TIMEOUT).displayNames(List.of(name)))
+                    .containsExactly(entry(name, "MyKernel"));
+        }
+    }
+}
