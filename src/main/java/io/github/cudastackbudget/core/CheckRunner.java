@@ -171,7 +171,8 @@ public final class CheckRunner {
                         device.status().name(), device.skipped() ? "(" + device.skipReason() + ")"
                                 : ByteSize.format(device.reservationBytes()) + (device.budgetBytes() == null ? ""
                                         : " of " + ByteSize.format(device.budgetBytes()))
-                                        + (device.worst() == null ? "" : "  <- " + result.displayName(device.worst())
+                                        + (device.worst() == null ? "" : "  <- "
+                                                + abbreviate(result.displayName(device.worst()), SUMMARY_NAME_WIDTH)
                                                 + " [" + device.worst().arch().sassLabel() + "] in "
                                                 + device.worst().library())));
             }
@@ -180,6 +181,13 @@ public final class CheckRunner {
             lines.add("Report: " + report);
         }
         return lines;
+    }
+
+    /** Kernel names in the closing summary are cut to this many characters (the device blocks show them whole). */
+    static final int SUMMARY_NAME_WIDTH = 100;
+
+    static String abbreviate(String name, int width) {
+        return name.length() <= width ? name : name.substring(0, width - 3) + "...";
     }
 
     private static long count(CheckResult result, DeviceResult.Status status) {

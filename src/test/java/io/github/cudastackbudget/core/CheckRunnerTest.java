@@ -344,4 +344,14 @@ class CheckRunnerTest {
         assertThat(outcome.summary().get(0)).isEqualTo("CUDA stack budget: 7 device(s): 0 pass, 0 fail, 7 skipped; "
                 + "1 functions in 1 file(s)");
     }
+
+    @Test
+    void summaryCutsLongKernelNamesSoItStaysOneScreenWide() {
+        String longName = "void at::native::unrolled_elementwise_kernel<" + "x".repeat(300) + ">";
+        String cut = CheckRunner.abbreviate(longName, CheckRunner.SUMMARY_NAME_WIDTH);
+        org.assertj.core.api.Assertions.assertThat(cut).hasSize(100).endsWith("...")
+                .startsWith("void at::native::unrolled_elementwise_kernel<");
+        org.assertj.core.api.Assertions.assertThat(CheckRunner.abbreviate("demo::stageTiles", 100))
+                .isEqualTo("demo::stageTiles");
+    }
 }
