@@ -27,7 +27,8 @@ WORK="$(mktemp -d)"
 SP="$(python3 -c 'import site; print(site.getsitepackages()[0])')"
 find_one() { find "$SP" /usr/local/cuda/ -name "$1" -type f 2>/dev/null | head -1; }
 LIBS=()
-for name in libtorch_cuda.so libcublasLt.so.13 libnccl.so.2 '*prefixctc*.so'; do
+for name in libtorch_cuda.so libcublasLt.so.13 libnccl.so.2 '*prefixctc*.so' libcusparse.so.12 \
+        xla_cuda_plugin.so libcudnn_engines_precompiled.so.9; do
     found="$(find_one "$name")"
     if [[ -n "$found" ]]; then LIBS+=("$found"); else echo "not found: $name"; fi
 done
@@ -74,6 +75,32 @@ PY
         "$(elapsed $t4 $t5)" "$same" "$rc_real" "$rc_replay" >> "$OUTDIR/table.txt"
 done
 
+# the whole torch/lib folder in one run (parallel reads), against the sum of cuobjdump's own times
+TORCH_LIB="$(dirname "${LIBS[0]}")"
+t0=$(now); total_cuobjdump=0
+for f in $(find "$TORCH_LIB" -maxdepth 1 -name '*.so*' -type f); do
+    s0=$(now); "$CUOBJDUMP" --dump-resource-usage "$f" > /dev/null 2>&1; s1=$(now)
+    total_cuobjdump=$(python3 -c "print($total_cuobjdump + $s1 - $s0)")
+done
+t1=$(now)
+"$JAVA" -cp "$CP" $MAIN -q --no-detect --devices $DEVICES --output "$WORK/torchlib" "$TORCH_LIB" \
+    > "$OUTDIR/logs/torch-lib-dir.log" 2>&1; rc=$?; t2=$(now)
+echo "torch/lib folder: cuobjdump one file at a time $(elapsed $t0 $t1) s; whole scan (parallel, JSON, demangling) $(elapsed $t1 $t2) s, rc $rc" >> "$OUTDIR/table.txt"
+
+# the example library built here by the example's own build.sh, checked with the real cuobjdump, against the IT recording
+DEMO="$WORK/demo"; mkdir -p "$DEMO"
+bash "$ROOT/examples/stack-demo/src/main/cuda/build.sh" "$ROOT/examples/stack-demo/src/main/cuda/stack_demo.cu" \
+    "$DEMO/libstackdemo.so" > "$OUTDIR/logs/stackdemo-build.log" 2>&1
+"$CUOBJDUMP" --dump-resource-usage "$DEMO/libstackdemo.so" > "$WORK/stackdemo.txt"
+if cmp -s "$WORK/stackdemo.txt" "$ROOT/src/it/shared/recordings/libstackdemo.so.resource-usage.txt"; then
+    echo "stack-demo: real cuobjdump output identical to the IT recording" >> "$OUTDIR/table.txt"
+else
+    echo "stack-demo: real cuobjdump output DIFFERS from the IT recording" >> "$OUTDIR/table.txt"
+fi
+"$JAVA" -cp "$CP" $MAIN -v --no-detect --devices h200-141gb,l4,rtx-5090 --max-reservation 4GiB --output "$WORK/demo-report" \
+    "$DEMO/libstackdemo.so" > "$OUTDIR/logs/stackdemo-check.log" 2>&1
+echo "stack-demo check rc=$?" >> "$OUTDIR/table.txt"
+
 # default devices: nvidia-smi detection on this machine
 "$JAVA" -cp "$CP" $MAIN --output "$WORK/detect" "${LIBS[2]:-${LIBS[0]}}" > "$OUTDIR/logs/detect.log" 2>&1
 echo "detect rc=$?" >> "$OUTDIR/table.txt"
@@ -91,5 +118,5 @@ done
     > "$OUTDIR/logs/test-binaries.log" 2>&1
 echo "test binaries rc=$?" >> "$OUTDIR/table.txt"
 cp "$WORK/testbin/cuda-stack-budget.json" "$OUTDIR/reports/test-binaries.json" 2>/dev/null
-(cd "$OUTDIR" && tar czf recordings.tgz recordings && rm -rf recordings)
+(cd "$OUTDIR" && tar czf recordings.tgz recordings && tar czf logs.tgz logs reports && rm -rf recordings logs reports)
 cat "$OUTDIR/table.txt"
