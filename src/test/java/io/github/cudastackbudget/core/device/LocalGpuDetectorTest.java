@@ -9,7 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,7 +55,7 @@ class LocalGpuDetectorTest {
     }
 
     @Test
-    @DisabledOnOs(OS.WINDOWS)
+    @EnabledOnOs({OS.LINUX, OS.MAC})
     void runsNvidiaSmiFromPathAndParsesItsOutput() throws IOException {
         Path script = tmp.resolve("nvidia-smi");
         Files.writeString(script, "#!/bin/sh\n"
@@ -72,7 +72,7 @@ class LocalGpuDetectorTest {
     }
 
     @Test
-    @DisabledOnOs(OS.WINDOWS)
+    @EnabledOnOs({OS.LINUX, OS.MAC})
     void failingNvidiaSmiMeansNoGpus() throws IOException {
         Path script = tmp.resolve("nvidia-smi");
         Files.writeString(script, "#!/bin/sh\necho '0, NVIDIA H200, 9.0, 143771'\nexit 9\n");
