@@ -130,6 +130,8 @@ class RecordedTestBinariesTest {
     @Test
     void reportsAreWrittenEvenWhenABudgetFails() throws IOException {
         assertThat(outcome.reports()).hasSize(2).allMatch(Files::isRegularFile);
-        assertThat(Files.readString(outcome.reports().get(0))).contains("\"kind\" : \"reservation\"");
+        String json = Files.readString(outcome.reports().get(0));
+        assertThat(json).contains("\"kind\" : \"reservation\"")
+                .contains("\"figuresSource\" : \"catalog: openxla/xla");
     }
 }

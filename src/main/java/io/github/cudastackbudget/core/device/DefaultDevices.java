@@ -32,8 +32,12 @@ public final class DefaultDevices {
             if (entry.isPresent()) {
                 DeviceSpec spec = entry.get().toDevice();
                 String name = "gpu" + gpu.index() + "-" + spec.name();
-                detected.add(new DeviceTarget(spec.named(name).withMemory(gpu.memoryBytes() != null ? gpu.memoryBytes()
-                        : spec.memoryBytes()), null));
+                DeviceSpec named = spec.named(name).withMemory(gpu.memoryBytes() != null ? gpu.memoryBytes()
+                        : spec.memoryBytes());
+                detected.add(new DeviceTarget(new DeviceSpec(named.name(), named.presetId(), named.capability(),
+                        named.maxResidentThreads(), named.multiProcessorCount(), named.maxThreadsPerMultiProcessor(),
+                        named.memoryBytes(), "nvidia-smi GPU " + gpu.index() + " '" + gpu.name() + "' matched to the "
+                                + spec.source()), null));
             } else {
                 warnings.add("local GPU " + gpu.index() + " '" + gpu.name() + "' (compute capability "
                         + gpu.computeCapability() + ") is not in the catalog: configure it as a <device> with its "

@@ -94,7 +94,11 @@ public final class DeviceResolver {
             return missing(label, "maxResidentThreads (or multiProcessorCount and maxThreadsPerMultiProcessor)");
         }
         Long deviceMemory = memory != null ? memory : base == null ? null : base.memoryBytes();
-        String source = base == null ? "configured" : base.source();
+        boolean overridden = base != null && (!blank(definition.computeCapability())
+                || !blank(definition.maxResidentThreads()) || !blank(definition.multiProcessorCount())
+                || !blank(definition.maxThreadsPerMultiProcessor()) || memory != null);
+        String source = base == null ? "configured figures"
+                : overridden ? base.source() + "; overridden by the configuration" : base.source();
         return new DeviceTarget(new DeviceSpec(name, base == null ? null : base.presetId(), capability, threads, sms,
                 perSm, deviceMemory, source), budget);
     }

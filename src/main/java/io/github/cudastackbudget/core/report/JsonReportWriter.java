@@ -117,6 +117,7 @@ public final class JsonReportWriter {
             writeNullableNumber(json, "multiProcessorCount", spec.multiProcessorCount() == null ? null
                     : spec.multiProcessorCount().longValue());
             writeNullableNumber(json, "memoryBytes", spec.memoryBytes());
+            json.writeStringField("figuresSource", spec.source());
             json.writeStringField("status", device.status().id());
             writeNullableString(json, "skipReason", device.skipReason());
             writeNullableString(json, "chosenArch", device.chosenArch() == null ? null : device.chosenArch().sassLabel());

@@ -78,6 +78,9 @@ public final class TextReport {
         String perSm = spec.multiProcessorCount() != null && spec.maxThreadsPerMultiProcessor() != null
                 ? " = " + spec.multiProcessorCount() + " SMs x " + spec.maxThreadsPerMultiProcessor() : "";
         out.add("  max resident threads: " + ByteSize.grouped(spec.maxResidentThreads()) + perSm);
+        if (verbose && !spec.source().isEmpty()) {
+            out.add("  figures from: " + spec.source());
+        }
         if (device.skipped()) {
             out.add("  SKIPPED: " + device.skipReason());
             return;

@@ -24,6 +24,7 @@ class DefaultDevicesTest {
         DeviceTarget target = choice.devices().get(0);
         assertThat(target.maxReservation()).isNull();
         assertThat(target.device().name()).isEqualTo("gpu0-h200-141gb");
+        assertThat(target.device().source()).startsWith("nvidia-smi GPU 0 'NVIDIA H200' matched to the catalog: ");
         assertThat(target.device().presetId()).isEqualTo("h200-141gb");
         assertThat(target.device().maxResidentThreads()).isEqualTo(270_336L);
         assertThat(target.device().capability().dotted()).isEqualTo("9.0");

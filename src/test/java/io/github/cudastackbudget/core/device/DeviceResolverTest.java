@@ -81,7 +81,7 @@ class DeviceResolverTest {
         assertThat(spec.multiProcessorCount()).isNull();
         assertThat(spec.maxThreadsPerMultiProcessor()).isNull();
         assertThat(spec.memoryBytes()).isNull();
-        assertThat(spec.source()).isEqualTo("configured");
+        assertThat(spec.source()).isEqualTo("configured figures");
     }
 
     @Test
@@ -281,5 +281,6 @@ class DeviceResolverTest {
         assertThat(spec.multiProcessorCount()).isEqualTo(16);
         assertThat(spec.maxThreadsPerMultiProcessor()).isEqualTo(2048);
         assertThat(spec.maxResidentThreads()).isEqualTo(32_768L);
+        assertThat(spec.source()).startsWith("catalog: ").endsWith("; overridden by the configuration");
     }
 }
