@@ -2,7 +2,6 @@ package io.github.cudastackbudget.core;
 
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
-import io.github.cudastackbudget.core.budget.ByteSize;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.DeviceTarget;
 import io.github.cudastackbudget.core.budget.SizeLimit;
@@ -187,10 +186,5 @@ public final class StackBudgetCheck {
     private static void warn(CheckListener listener, List<String> warnings, String line) {
         warnings.add(line);
         listener.warn(line);
-    }
-
-    /** {@code 2.58 GiB (2,766,077,952 B)}. */
-    static String bytes(long value) {
-        return ByteSize.format(value);
     }
 }

@@ -5,7 +5,6 @@ import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -62,10 +61,5 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
 
     public boolean skipped() {
         return status == Status.SKIPPED;
-    }
-
-    /** Convenience for reports: arch label -> function count, in arch order. */
-    public Map<String, Integer> imageCountsView() {
-        return imageCounts;
     }
 }
