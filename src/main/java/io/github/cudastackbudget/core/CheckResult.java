@@ -33,6 +33,17 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         warnings = List.copyOf(warnings);
     }
 
+    /** The same result with {@code earlier} warnings (found before the scan) listed first. */
+    public CheckResult withLeadingWarnings(List<String> earlier) {
+        if (earlier.isEmpty()) {
+            return this;
+        }
+        List<String> all = new java.util.ArrayList<>(earlier);
+        all.addAll(warnings);
+        return new CheckResult(filesProbed, scans, index, displayNames, devices, defaultDevices, deviceOrigin, all,
+                engine, scanMillis);
+    }
+
     /** All violations, device by device. */
     public List<Violation> violations() {
         return devices.stream().flatMap(device -> device.violations().stream()).toList();

@@ -95,14 +95,7 @@ public final class CheckRunner {
         StackBudgetCheck.Request request = new StackBudgetCheck.Request(options.fileSets(), options.libraryFiles(),
                 options.usedBy(), engine, options.parallelism(), devices, defaults, origin, defaultBudget, maxStack,
                 demangler);
-        CheckResult result = StackBudgetCheck.run(request, listener);
-        if (!deviceWarnings.isEmpty()) {
-            List<String> warnings = new ArrayList<>(deviceWarnings);
-            warnings.addAll(result.warnings());
-            result = new CheckResult(result.filesProbed(), result.scans(), result.index(), result.displayNames(),
-                    result.devices(), result.defaultDevices(), result.deviceOrigin(), warnings, result.engine(),
-                    result.scanMillis());
-        }
+        CheckResult result = StackBudgetCheck.run(request, listener).withLeadingWarnings(deviceWarnings);
         List<String> reportLines = TextReport.render(result, options.top(), options.verbose());
         List<Path> reports = new ArrayList<>();
         try {
@@ -113,9 +106,8 @@ public final class CheckRunner {
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }
-        CheckResult finished = result;
-        List<String> violations = finished.violations().stream().map(v -> describe(finished, v)).toList();
-        return new Outcome(finished, reportLines, violations, summary(finished, reports), reports);
+        List<String> violations = result.violations().stream().map(v -> describe(result, v)).toList();
+        return new Outcome(result, reportLines, violations, summary(result, reports), reports);
     }
 
     private static StackBudgetCheck.EngineProvider engineProvider(CheckOptions options) throws CheckException {

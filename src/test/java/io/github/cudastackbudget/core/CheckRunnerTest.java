@@ -354,4 +354,26 @@ class CheckRunnerTest {
         org.assertj.core.api.Assertions.assertThat(CheckRunner.abbreviate("demo::stageTiles", 100))
                 .isEqualTo("demo::stageTiles");
     }
+
+    @Test
+    void aDetectedGpuTheCatalogLacksIsWarnedAboutFirstAndTheDefaultSetIsChecked() throws Exception {
+        // nvidia-smi stand-in: prints what the real one prints for --query-gpu=index,name,compute_cap,memory.total
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path smi = bin.resolve("nvidia-smi");
+        Files.writeString(smi, "#!/bin/sh\necho '0, NVIDIA Mystery GPU, 9.0, 81559'\n");
+        Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path libs = Files.createDirectories(tmp.resolve("libs"));
+        Files.copy(Path.of("target/test-cuda/libhostonly.so"), libs.resolve("libhostonly.so"));
+        CheckOptions options = new CheckOptions(List.of(new FileSetSpec(libs, FileSetSpec.DEFAULT_INCLUDES, List.of())),
+                List.of(), "", "auto", null, Duration.ofSeconds(30), 1, List.of(), null, true, null, null,
+                tmp.resolve("out"), 25, false, Map.of("PATH", bin.toString()));
+
+        CheckRunner.Outcome outcome = CheckRunner.run(options, CheckListener.SILENT);
+
+        assertThat(outcome.result().warnings()).first().asString()
+                .startsWith("local GPU 0 'NVIDIA Mystery GPU' (compute capability 9.0) is not in the catalog");
+        assertThat(outcome.result().deviceOrigin()).startsWith("default set");
+        assertThat(Files.readString(tmp.resolve("out").resolve("cuda-stack-budget.json")))
+                .contains("NVIDIA Mystery GPU");
+    }
 }
