@@ -137,40 +137,6 @@ public final class DeviceCodeReader {
         return new DeviceCodeListing(source, label, kind, result);
     }
 
-    /**
-     * Whether in-memory content (e.g. a JAR entry) holds CUDA device code, judged from headers only, as the file
-     * probe does: a cubin, a fatbin, an ELF file with a {@code .nv_fatbin} or {@code __nv_relfatbin} section, or an
-     * archive with such a member. Malformed content gives false (reading it would fail with the reason).
-     */
-    public static boolean holdsDeviceCode(ByteBuffer content) {
-        try {
-            ByteRegion region = ByteRegion.of("(content)", content);
-            if (ArArchive.isArchive(region)) {
-                for (ArArchive.Member member : ArArchive.members(region)) {
-                    if (holdsDeviceCode(region.sub(member.offset(), member.size(), "(member)"))) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-            return holdsDeviceCode(region);
-        } catch (BinaryFormatException e) {
-            return false;
-        }
-    }
-
-    private static boolean holdsDeviceCode(ByteRegion region) throws BinaryFormatException {
-        if (FatbinWalker.isFatbin(region)) {
-            return true;
-        }
-        if (!ElfFile.isElf(region)) {
-            return false;
-        }
-        ElfFile elf = ElfFile.read(region);
-        return CubinReader.isCubin(elf) || !sectionsNamed(elf, NV_FATBIN).isEmpty()
-                || !sectionsNamed(elf, NV_RELFATBIN).isEmpty();
-    }
-
     /** One image to decode: a fatbin entry, or a bare cubin when {@code entry} is null. */
     private record Task(String source, FatbinWalker.Entry entry, ElfFile cubin) {
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,22 +64,6 @@ class ContainerLayoutsTest {
         }
         DeviceCodeListing listing = reader.read("frames.fatbin", "many.o", mapped(object));
         assertThat(ResourceUsageText.toText(listing)).isEqualTo(NativeTestFiles.recording("frames.fatbin"));
-    }
-
-    @Test
-    void tellsFromHeadersWhetherContentHoldsDeviceCode() throws Exception {
-        for (String name : List.of("libframes.so", "libframes.a", "frames_sm90.cubin", "frames.fatbin", "frames_rdc.o",
-                "frames.o")) {
-            ByteBuffer content = ByteBuffer.wrap(Files.readAllBytes(NativeTestFiles.testCuda(name)));
-            assertThat(DeviceCodeReader.holdsDeviceCode(content)).as(name).isTrue();
-            assertThat(content.position()).isZero();
-        }
-        assertThat(DeviceCodeReader.holdsDeviceCode(ByteBuffer.wrap(Files.readAllBytes(
-                NativeTestFiles.testCuda("libhostonly.so"))))).isFalse();
-        assertThat(DeviceCodeReader.holdsDeviceCode(ByteBuffer.wrap("text".getBytes(StandardCharsets.US_ASCII))))
-                .isFalse();
-        byte[] truncated = Arrays.copyOf(Files.readAllBytes(NativeTestFiles.testCuda("libframes.so")), 100);
-        assertThat(DeviceCodeReader.holdsDeviceCode(ByteBuffer.wrap(truncated))).isFalse();
     }
 
     @Test
