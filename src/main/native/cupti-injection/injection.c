@@ -60,6 +60,10 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
  * (if CUPTI reports one) is then not recorded twice */
 static __thread int inside_recorded_runtime_launch;
 
+/* CUDA_STACK_BUDGET_DEBUG=1: counts the callbacks and prints the counts at exit (for overhead analysis) */
+static int debug;
+static _Atomic unsigned long long runtime_callbacks, driver_callbacks, driver_recorded;
+
 static void set_status(const char *problem, const char *detail)
 {
     snprintf(status, sizeof status, "%s - %s", problem, detail);
@@ -139,6 +143,9 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
 {
     (void) userdata;
     const CUpti_CallbackData *call = data;
+    if (debug) {
+        atomic_fetch_add(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? &runtime_callbacks : &driver_callbacks, 1);
+    }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
         if (call->callbackSite == CUPTI_API_EXIT) {
             if (inside_recorded_runtime_launch > 0) {
@@ -155,6 +162,9 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         if (call->callbackSite == CUPTI_API_ENTER && inside_recorded_runtime_launch == 0 && call->symbolName) {
+            if (debug) {
+                atomic_fetch_add(&driver_recorded, 1);
+            }
             csb_table_record(call->symbolName, csb_current_attribution(),
                              driver_dynamic_shared(id, call->functionParams));
         }
@@ -168,6 +178,13 @@ static void write_logs_once(void)
     }
     csb_libraries_snapshot(1);
     csb_write_logs(launch_log_path, library_log_path, status);
+    if (debug) {
+        fprintf(stderr,
+                "cuda-stack-budget: %llu runtime launch callbacks (enter + exit), %llu driver launch callbacks "
+                "(enter + exit), %llu driver launches recorded; logs written to %s\n",
+                atomic_load(&runtime_callbacks), atomic_load(&driver_callbacks), atomic_load(&driver_recorded),
+                launch_log_path);
+    }
 }
 
 __attribute__((destructor)) static void write_logs_at_unload(void)
@@ -350,6 +367,8 @@ static void initialize(void)
 {
     const char *launch_log = getenv(ENV_LAUNCH_LOG);
     const char *library_log = getenv(ENV_LIBRARY_LOG);
+    const char *debug_setting = getenv("CUDA_STACK_BUDGET_DEBUG");
+    debug = debug_setting && strcmp(debug_setting, "1") == 0;
     absolute(launch_log_path, sizeof launch_log_path, launch_log && *launch_log ? launch_log : DEFAULT_LAUNCH_LOG);
     if (library_log && *library_log) {
         absolute(library_log_path, sizeof library_log_path, library_log);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <wchar.h>
 
 /* a tool, not an NVTX client: declarations only, no NVTX implementation compiled in */
@@ -28,6 +29,7 @@ struct thread_ranges {
 
 static __thread struct thread_ranges *thread_ranges;
 static __thread char thread_name[32];
+static __thread int64_t thread_name_read_ms;
 static pthread_key_t ranges_key;
 static pthread_once_t ranges_key_once = PTHREAD_ONCE_INIT;
 
@@ -258,11 +260,19 @@ const char *csb_current_attribution(void)
             }
         }
     }
-    /* the name may change while the thread runs (a JVM names its threads after starting them): read it each time */
-    char name[17] = {0};
-    if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0 || !name[0]) {
-        return UNNAMED_THREAD;
+    /* the name may change while the thread runs: it is read again when the last read is 10 ms old (a system call
+     * per launch would cost more than the rest of the recording) */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    int64_t now_ms = (int64_t) now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    if (!thread_name[0] || now_ms - thread_name_read_ms >= 10) {
+        char name[17] = {0};
+        if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0 || !name[0]) {
+            copy_ascii(thread_name, UNNAMED_THREAD);
+        } else {
+            copy_ascii(thread_name, name);
+        }
+        thread_name_read_ms = now_ms;
     }
-    copy_ascii(thread_name, name);
     return thread_name;
 }
