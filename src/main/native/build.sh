@@ -4,8 +4,8 @@
 #   build.sh OUTDIR      -> OUTDIR/libcuda-stack-budget-cupti.so
 #
 # Needs gcc and the CUDA toolkit's headers: cupti.h (include/ or extras/CUPTI/include/), cuda.h,
-# cuda_runtime_api.h and nvtx3/. The toolkit is looked up in $CUDA_HOME, $CUDA_PATH, the folder above the nvcc on
-# PATH, then /usr/local/cuda. CUPTI itself is not linked: the library dlopens libcupti at run time (see README,
+# cuda_runtime_api.h and nvtx3/. The toolkit is looked up in $CUDA_HOME or $CUDA_PATH when set (only there), else
+# in the folder above the nvcc on PATH, then /usr/local/cuda. CUPTI itself is not linked: the library dlopens libcupti at run time (see README,
 # "Launched mode"), so the .so has no dependency beyond glibc.
 # The Maven build runs this at process-classes; -Dcuda-stack-budget.native.skip=true skips it.
 # The build is skipped when the output is newer than the sources and this script.
@@ -36,10 +36,12 @@ candidates=()
 for home in "${CUDA_HOME:-}" "${CUDA_PATH:-}"; do
     [[ -n "$home" ]] && candidates+=("$home")
 done
-if command -v nvcc >/dev/null 2>&1; then
-    candidates+=("$(cd "$(dirname "$(command -v nvcc)")/.." && pwd)")
+if ((${#candidates[@]} == 0)); then # an explicit CUDA_HOME / CUDA_PATH is the only place looked at
+    if command -v nvcc >/dev/null 2>&1; then
+        candidates+=("$(cd "$(dirname "$(command -v nvcc)")/.." && pwd)")
+    fi
+    candidates+=(/usr/local/cuda)
 fi
-candidates+=(/usr/local/cuda)
 
 CUDA_DIR=""
 CUPTI_INCLUDE=""
