@@ -68,7 +68,7 @@ final class SitePluginCompatibility {
     /** The one line that says what is wrong and what to pin; {@code version} may be empty when unknown. */
     static String message(Optional<String> version) {
         return "The CUDA Stack Budget report needs maven-site-plugin " + FIRST_SUPPORTED + " or newer (Doxia 2), but "
-                + "this build runs " + version.map(v -> "maven-site-plugin " + v).orElse("an older maven-site-plugin")
+                + "this build uses " + version.map(v -> "maven-site-plugin " + v).orElse("an older maven-site-plugin")
                 + ": pin org.apache.maven.plugins:maven-site-plugin:" + RECOMMENDED
                 + " in <build><pluginManagement> (see the plugin's README, \"Site report\")";
     }
