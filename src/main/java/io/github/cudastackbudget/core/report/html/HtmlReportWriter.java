@@ -204,6 +204,12 @@ public final class HtmlReportWriter {
             return "";
         }
         KernelRow next = device.nextWorstKernel();
+        KernelRow worst = device.worstKernel();
+        if (next != null && worst != null && device.stackLimitBytes() == (next.stack() + 15) / 16 * 16) {
+            return "Shrinking it alone would change nothing: " + Html.kernelName(SvgBarChart.abbreviate(
+                    next.displayName(), 90), next.name()) + " in <span class=\"lib\">" + e(next.library())
+                    + "</span> needs the same " + Figures.grouped(next.stack()) + " B.";
+        }
         StringBuilder text = new StringBuilder("If that frame shrank to ");
         if (next == null || next.stack() == 0) {
             text.append("nothing, no kernel would need a stack: ");
@@ -239,19 +245,20 @@ public final class HtmlReportWriter {
         add("<section id=\"devices\">\n<h2>Devices</h2>\n<div class=\"scroll\"><table class=\"summary sortable\">\n",
                 "<thead><tr><th>Device</th><th>Verdict</th><th class=\"num\">Reservation</th>",
                 "<th class=\"num\">Budget</th><th class=\"num\">Used</th><th class=\"num\">Headroom</th>",
-                "<th class=\"num\">Over 1024 B default</th><th>Worst kernel</th><th>Runs</th><th>Notes</th></tr></thead>\n",
+                "<th class=\"num\" title=\"reservation above what the driver's default 1,024 B per thread already holds\">Over default</th><th>Worst kernel</th><th>Notes</th></tr></thead>\n",
                 "<tbody>\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
             String tone = SvgBarChart.tone(device, NEAR_PERCENT);
-            add("<tr class=\"", tone, "\"><td><a href=\"#device-", String.valueOf(i), "\">", e(device.name()),
-                    "</a><div class=\"sub\">CC ", e(device.computeCapability()), " \u00b7 ", e(device.targetArch()),
+            add("<tr class=\"", tone, "\"><td class=\"dname\"><a href=\"#device-", String.valueOf(i), "\">", e(device.name()),
+                    "</a><div class=\"sub\">CC ", e(device.computeCapability()), " \u00b7 ",
+                    device.chosenArch() == null ? e(device.targetArch()) : "runs " + e(device.chosenArch()),
                     "</div></td><td><span class=\"badge ", tone, "\">", badge(device), "</span></td>");
             if (device.skipped()) {
                 add("<td class=\"num\" data-sort=\"-1\">\u2013</td>", budgetCell(device),
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"num\" data-sort=\"-1\">\u2013</td>",
-                        "<td class=\"num\" data-sort=\"-1\">\u2013</td><td>\u2013</td><td>\u2013</td><td>",
-                        e(device.skipReason()), "</td></tr>\n");
+                        "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"worst\">skipped: ",
+                        e(device.skipReason()), "</td><td class=\"notes\">", e(String.join("; ", notes(device))), "</td></tr>\n");
                 continue;
             }
             Long headroom = device.headroomBytes();
@@ -264,7 +271,7 @@ public final class HtmlReportWriter {
                     headroom == null ? "\u2013" : headroom < 0 ? "<span class=\"over\">\u2212" + Html.bytes(-headroom)
                             + "</span>" : Html.bytes(headroom), "</td>",
                     "<td class=\"num\" data-sort=\"", String.valueOf(device.incrementBytes()), "\">",
-                    Html.bytes(device.incrementBytes()), "</td><td>");
+                    Html.bytes(device.incrementBytes()), "</td><td class=\"worst\">");
             if (worst != null && worst.stack() > 0) {
                 add(Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name()),
                         "<div class=\"sub\">", Figures.grouped(worst.stack()), " B \u00b7 ", e(worst.arch()),
@@ -272,7 +279,7 @@ public final class HtmlReportWriter {
             } else {
                 add("no stack frame");
             }
-            add("</td><td>", e(device.chosenArch()), "</td><td>", e(String.join("; ", notes(device))), "</td></tr>\n");
+            add("</td><td class=\"notes\">", e(String.join("; ", notes(device))), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");
     }
@@ -304,16 +311,16 @@ public final class HtmlReportWriter {
             notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
         }
         if (!device.unknownStack().isEmpty()) {
-            notes.add(device.unknownStack().size() + " UNKNOWN stack");
+            notes.add(Figures.grouped(device.unknownStack().size()) + " UNKNOWN stack");
         }
         if (!device.jit().isEmpty()) {
-            notes.add(device.jit().size() + " JIT from PTX");
+            notes.add(Figures.grouped(device.jit().size()) + " JIT from PTX");
         }
         if (!device.cannotRun().isEmpty()) {
-            notes.add(device.cannotRun().size() + " cannot run");
+            notes.add(Figures.grouped(device.cannotRun().size()) + " cannot run");
         }
         if (!device.ambiguous().isEmpty()) {
-            notes.add(device.ambiguous().size() + " ambiguous image");
+            notes.add(Figures.grouped(device.ambiguous().size()) + " ambiguous image");
         }
         if (device.violations().stream().anyMatch(v -> !v.reservation())) {
             notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over maxStackPerThread");
@@ -495,10 +502,10 @@ public final class HtmlReportWriter {
                     "</td><td>", e(String.join(", ", library.sassArches())), "</td><td>",
                     library.ptxArches().isEmpty() ? "\u2013" : e(String.join(", ", library.ptxArches())),
                     "</td><td class=\"num\" data-sort=\"", String.valueOf(library.maxStack()), "\">",
-                    Figures.grouped(library.maxStack()), " B</td><td>", worst == null ? "\u2013"
+                    Figures.grouped(library.maxStack()), " B</td><td class=\"worst\">", worst == null ? "\u2013"
                             : Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name())
                                     + " <span class=\"sub\">[" + e(worst.arch()) + "]</span>",
-                    "</td><td>", library.usedBy().isEmpty() ? "<span class=\"sub\">not attributed</span>"
+                    "</td><td class=\"usedby\">", library.usedBy().isEmpty() ? "<span class=\"sub\">not attributed</span>"
                             : e(library.usedBy()), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");

@@ -67,7 +67,8 @@ final class SvgBarChart {
             svg.append("<line class=\"grid\" x1=\"").append(num(x)).append("\" y1=\"").append(AXIS_HEIGHT - 6)
                     .append("\" x2=\"").append(num(x)).append("\" y2=\"").append(height - 4).append("\"/>");
             svg.append("<text class=\"tick\" x=\"").append(num(x)).append("\" y=\"").append(AXIS_HEIGHT - 10)
-                    .append("\" text-anchor=\"middle\">").append(tick / unit).append(tick == 0 ? "" : " " + unitName)
+                    .append("\" text-anchor=\"").append(tick == 0 ? "start" : tick + step > scaleMax ? "end" : "middle")
+                    .append("\">").append(tick / unit).append(tick == 0 ? "" : " " + unitName)
                     .append("</text>");
         }
         int y = AXIS_HEIGHT;
@@ -92,7 +93,7 @@ final class SvgBarChart {
                 .append(BAR_WIDTH).append("\" height=\"20\" rx=\"3\"/>");
         if (device.skipped()) {
             svg.append("<text class=\"note\" x=\"").append(BAR_X + 8).append("\" y=\"").append(y + 21)
-                    .append("\">skipped: ").append(Html.escape(abbreviate(device.skipReason(), 110))).append("</text>");
+                    .append("\">skipped: ").append(Html.escape(abbreviate(device.skipReason(), 95))).append("</text>");
             svg.append("</g>");
             return;
         }

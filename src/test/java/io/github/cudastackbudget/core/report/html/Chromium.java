@@ -153,6 +153,42 @@ final class Chromium implements AutoCloseable {
         return chromium;
     }
 
+    /** {@link #launch()}, then the page domains on, a 1280 x 900 window and no scrollbars (stable screenshots). */
+    static Chromium launchForPages() throws Exception {
+        Chromium chromium = launch();
+        try {
+            chromium.send("Page.enable");
+            chromium.send("Network.enable");
+            chromium.send("Runtime.enable");
+            chromium.send("Log.enable");
+            chromium.send("Emulation.setDeviceMetricsOverride", Map.of("width", 1280, "height", 900,
+                    "deviceScaleFactor", 1, "mobile", false));
+            chromium.send("Emulation.setScrollbarsHidden", Map.of("hidden", true));
+            return chromium;
+        } catch (Exception e) {
+            chromium.close();
+            throw e;
+        }
+    }
+
+    /** The URLs the page requested since the last {@link #clearEvents()}. */
+    List<String> requestedUrls() {
+        return events("Network.requestWillBeSent").stream().map(event -> event.path("request").path("url").asText())
+                .toList();
+    }
+
+    /** Uncaught exceptions, console errors/warnings and browser log errors (CSP violations, failed loads). */
+    List<JsonNode> problems() {
+        List<JsonNode> problems = new ArrayList<>(events("Runtime.exceptionThrown"));
+        events("Runtime.consoleAPICalled").stream()
+                .filter(event -> List.of("error", "warning", "assert").contains(event.path("type").asText()))
+                .forEach(problems::add);
+        events("Log.entryAdded").stream().filter(event -> "error".equals(event.path("entry").path("level").asText()))
+                .forEach(problems::add);
+        events("Network.loadingFailed").forEach(problems::add);
+        return problems;
+    }
+
     private void receive(String text) {
         try {
             JsonNode message = JSON.readTree(text);

@@ -42,13 +42,7 @@ class StandalonePageBrowserTest {
         CheckRunner.Outcome outcome = ReportSamples.recordedLibraries(tmp.resolve("recorded"));
         recorded = ReportModel.read(outcome.reports().get(0));
         recordedPage = outcome.reports().get(2);
-        chromium = Chromium.launch();
-        chromium.send("Page.enable");
-        chromium.send("Network.enable");
-        chromium.send("Runtime.enable");
-        chromium.send("Log.enable");
-        chromium.send("Emulation.setDeviceMetricsOverride", Map.of("width", 1280, "height", 900,
-                "deviceScaleFactor", 1, "mobile", false));
+        chromium = Chromium.launchForPages();
     }
 
     @AfterAll
@@ -68,16 +62,8 @@ class StandalonePageBrowserTest {
     }
 
     static void assertPageStayedOffline(String url) {
-        List<String> requested = chromium.events("Network.requestWillBeSent").stream()
-                .map(event -> event.path("request").path("url").asText()).toList();
-        assertThat(requested).as("requests made by the page").containsOnly(url);
-        assertThat(chromium.events("Runtime.exceptionThrown")).as("uncaught script errors").isEmpty();
-        assertThat(chromium.events("Runtime.consoleAPICalled").stream()
-                .filter(event -> List.of("error", "warning", "assert").contains(event.path("type").asText())).toList())
-                .as("console errors and warnings").isEmpty();
-        assertThat(chromium.events("Log.entryAdded").stream()
-                .filter(event -> "error".equals(event.path("entry").path("level").asText())).toList())
-                .as("browser log errors (CSP violations, failed loads)").isEmpty();
+        assertThat(chromium.requestedUrls()).as("requests made by the page").containsOnly(url);
+        assertThat(chromium.problems()).as("script errors, console errors, failed loads").isEmpty();
     }
 
     private static List<String> column(String table, int column) throws Exception {
@@ -101,6 +87,9 @@ class StandalonePageBrowserTest {
         loadCleanly(recordedPage);
         chromium.screenshot(SCREENSHOTS.resolve("standalone-recorded-full.png"), true);
         chromium.screenshot(SCREENSHOTS.resolve("standalone-recorded-top.png"), false);
+        for (String section : List.of("devices", "chart", "libraries", "device-3")) {
+            chromium.screenshotOf("#" + section, SCREENSHOTS.resolve("standalone-recorded-" + section + ".png"));
+        }
 
         assertThat(chromium.evaluate("document.title").asText()).isEqualTo("CUDA Stack Budget: 1 of 4 devices over budget");
         assertThat(chromium.evaluate("document.documentElement.classList.contains('js')").asBoolean()).isTrue();
