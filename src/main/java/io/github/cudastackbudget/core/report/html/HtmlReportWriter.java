@@ -153,18 +153,20 @@ public final class HtmlReportWriter {
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
             String deviceTone = SvgBarChart.tone(device, NEAR_PERCENT);
-            add("<li class=\"", deviceTone, "\"><a href=\"#device-", String.valueOf(i), "\">", e(device.name()),
-                    "</a> ");
+            add("<li class=\"", deviceTone, "\"><div class=\"headline\"><a href=\"#device-", String.valueOf(i),
+                    "\">", e(device.name()), "</a> <span class=\"badge ", deviceTone, "\">", badge(device),
+                    "</span> ");
             if (device.skipped()) {
-                add("is skipped: ", e(device.skipReason()), ".</li>\n");
+                add("</div><div>Skipped: ", e(device.skipReason()), ".</div></li>\n");
                 continue;
             }
-            add(verdictPhrase(device));
+            add(verdictPhrase(device), "</div>");
             KernelRow worst = device.worstKernel();
             if (worst != null && worst.stack() > 0) {
-                add(" Worst kernel: ", Html.kernelName(worst.displayName(), worst.name()), " [", e(worst.arch()),
-                        "] in <span class=\"lib\">", e(worst.library()), "</span>, ", Figures.grouped(worst.stack()),
-                        " B per thread. ", whatIf(device));
+                add("<div><span class=\"label\">Worst kernel</span> ", Html.kernelName(worst.displayName(), worst.name()),
+                        " [", e(worst.arch()), "] in <span class=\"lib\">", e(worst.library()), "</span>, ",
+                        Figures.grouped(worst.stack()), " B per thread.</div><div><span class=\"label\">What if</span> ",
+                        whatIf(device), "</div>");
             }
             add("</li>\n");
         }
@@ -180,20 +182,19 @@ public final class HtmlReportWriter {
     }
 
     private String verdictPhrase(DeviceReport device) {
-        StringBuilder text = new StringBuilder("reserves ").append(Html.bytesExact(device.reservationBytes()));
+        StringBuilder text = new StringBuilder(Html.bytesExact(device.reservationBytes())).append(" reserved");
         if (device.budgetBytes() == null) {
-            return text.append("; no budget is set.").toString();
+            return text.append(", no budget set").toString();
         }
         long headroom = device.headroomBytes();
         if (headroom < 0) {
-            text.append(", <strong>").append(Html.bytes(-headroom)).append(" over</strong> its budget of ")
-                    .append(Html.bytes(device.budgetBytes())).append(" (").append(device.percentOfBudget())
-                    .append(").");
+            text.append(": <strong class=\"over\">").append(Html.bytes(-headroom)).append(" over</strong> its ")
+                    .append(Html.bytes(device.budgetBytes())).append(" budget (").append(device.percentOfBudget())
+                    .append(')');
         } else {
-            text.append(", ").append(device.percentOfBudget()).append(" of its budget of ")
-                    .append(Html.bytes(device.budgetBytes())).append(" (").append(Html.bytes(headroom))
-                    .append(" headroom").append(device.nearOrOverBudget(NEAR_PERCENT) ? ", near the limit" : "")
-                    .append(").");
+            text.append(": ").append(device.percentOfBudget()).append(" of its ")
+                    .append(Html.bytes(device.budgetBytes())).append(" budget, ").append(Html.bytes(headroom))
+                    .append(" headroom").append(device.nearOrOverBudget(NEAR_PERCENT) ? " (near the limit)" : "");
         }
         return text.toString();
     }
@@ -214,8 +215,8 @@ public final class HtmlReportWriter {
         if (next == null || next.stack() == 0) {
             text.append("nothing, no kernel would need a stack: ");
         } else {
-            text.append("the next-worst (").append(Figures.grouped(next.stack())).append(" B, ")
-                    .append(Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())).append("), ");
+            text.append("the next-worst, ").append(Figures.grouped(next.stack())).append(" B of ")
+                    .append(Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())).append(", ");
         }
         text.append("the reservation would be ").append(Html.bytes(device.reservationIfWorstShrinksBytes()));
         Long saving = device.savingIfWorstShrinksBytes();

@@ -69,8 +69,8 @@ class HtmlReportWriterTest {
                 .contains("<span class=\"badge skipped\">SKIPPED</span>");
         // at a glance: over budget by how much, which kernel in which library, what if it shrank
         assertThat(page).contains(Html.escape(h200.worstKernel().displayName()))
-                .contains(" over</strong> its budget of ")
-                .contains("If that frame shrank to the next-worst (" + String.format(java.util.Locale.ROOT, "%,d",
+                .contains(" over</strong> its ")
+                .contains("If that frame shrank to the next-worst, " + String.format(java.util.Locale.ROOT, "%,d",
                         h200.nextWorstKernel().stack()) + " B");
         assertThat(page).contains("<svg class=\"chart\"").contains("<rect class=\"bar\"")
                 .contains("<line class=\"budget\"").contains("<rect class=\"mem\"");
