@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
+import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Verdict;
@@ -83,8 +84,9 @@ class SiteReportRendererTest {
     void everyDeviceRowShowsVerdictExactReservationBudgetArchAndWorstKernel() {
         String text = unescaped();
         for (DeviceReport device : nccl.devices()) {
-            Matcher row = Pattern.compile("(?s)<tr[^>]*>\\s*<td[^>]*>" + Pattern.quote(device.name()) + " \\("
-                    + Pattern.quote(device.targetArch()) + ", [\\d,]+ threads\\)</td>(.*?)</tr>").matcher(text);
+            Matcher row = Pattern.compile("(?s)<tr[^>]*>\\s*<td[^>]*>" + Pattern.quote(device.name()) + "<br\\s*/?>"
+                    + Pattern.quote(device.targetArch() + ", " + String.format(Locale.ROOT, "%,d",
+                            device.maxResidentThreads()) + " threads") + "</td>(.*?)</tr>").matcher(text);
             assertThat(row.find()).as("row of %s", device.name()).isTrue();
             String cells = row.group(1);
             assertThat(cells).contains(device.status() == Verdict.FAIL ? "<b>FAIL</b>" : device.status().name());
@@ -93,11 +95,11 @@ class SiteReportRendererTest {
                 continue;
             }
             assertThat(cells).contains(">" + String.format(Locale.ROOT, "%,d", device.reservationBytes()) + "<",
-                    "(268,435,456 B)", ">" + device.chosenArch() + "<",
-                    "<code>" + device.worstKernel().displayName() + "</code> [" + device.worstKernel().arch()
-                            + "] in libnccl.so.2");
+                    ">256.00 MiB<", ">" + device.chosenArch() + "<",
+                    "<code>" + device.worstKernel().displayName() + "</code>", device.worstKernel().arch()
+                            + ", libnccl.so.2, " + device.worstKernel().stackLabel() + " B per thread");
         }
-        assertThat(text).contains("no sm_89 SASS embedded: runs the sm_80 images");
+        assertThat(text).contains("no sm_89 SASS: runs sm_80");
     }
 
     @Test
@@ -159,6 +161,30 @@ class SiteReportRendererTest {
         String all = render(nccl, 0);
         assertThat(all).doesNotContain("set top to 0");
         assertThat(all.length()).isGreaterThan(page.length());
+    }
+
+    @Test
+    void longFunctionListsAreCutToTop() throws Exception {
+        DeviceReport h100 = device("h100-sxm5-80gb");
+        List<FunctionNote> cannotRun = nccl.kernels().stream()
+                .filter(k -> k.arch().equals("sm_90")).limit(TOP + 3)
+                .map(k -> new FunctionNote(k.name(), k.displayName(), k.library(), null, null, List.of())).toList();
+        DeviceReport listed = new DeviceReport(h100.name(), h100.preset(), h100.computeCapability(),
+                h100.targetArch(), h100.maxResidentThreads(), h100.multiProcessorCount(), h100.memoryBytes(),
+                h100.figuresSource(), h100.status(), h100.skipReason(), h100.chosenArch(), h100.fellBack(),
+                h100.imageCounts(), h100.reservationBytes(), h100.staticReservationBytes(), h100.incrementBytes(),
+                h100.budgetBytes(), h100.worstKernel(), h100.worstLocalKernel(), h100.nextWorstKernel(),
+                h100.reservationIfWorstShrinksBytes(), h100.selectedKernels(), h100.unknownStack(), h100.jit(),
+                cannotRun, h100.ambiguous(), h100.violations());
+        ReportModel model = new ReportModel(nccl.schemaVersion(), nccl.engine(), nccl.deviceOrigin(),
+                nccl.filesProbed(), nccl.libraries(), List.of(listed), nccl.kernels(), nccl.violations(),
+                nccl.warnings());
+        String text = render(model, TOP).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+        assertThat(text).contains("Functions that cannot run on this device (no usable SASS or PTX) (" + (TOP + 3)
+                + "):", cannotRun.get(TOP - 1).displayName() + " in libnccl.so.2",
+                "<li><i>and 3 more (set top to 0 to list all)</i></li>");
+        assertThat(text).doesNotContain(cannotRun.get(TOP).displayName() + " in libnccl.so.2</li>");
+        assertThat(render(model, 0)).doesNotContain("and 3 more");
     }
 
     @Test
