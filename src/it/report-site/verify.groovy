@@ -10,6 +10,7 @@ assert !log.contains('LinkageError') && !log.contains('skipping') : 'the site pl
 // the page renders the JSON of check (up to date: written after the library, after the POM)
 assert log =~ /CUDA Stack Budget report from \S+cuda-stack-budget\.json: \S+ is up to date/
 assert !log.contains('Scanning for the CUDA Stack Budget report')
+assert !log.contains('would not show this page') : 'maven-site-plugin is pinned: no warning'
 
 File file = new File(basedir, 'target/site/cuda-stack-budget.html')
 assert file.isFile() : "no site page ${file}"
