@@ -1,12 +1,18 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.CheckOptions;
+import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.budget.ByteSize;
+import io.github.cudastackbudget.core.budget.SizeLimit;
+import io.github.cudastackbudget.core.device.DeviceResolver;
+import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.maven.model.FileSet;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.project.MavenProject;
@@ -61,10 +67,7 @@ record CheckParameters(List<FileSet> libraries, List<File> libraryFiles, String 
      * @throws MojoExecutionException a parameter the core does not validate is out of range
      */
     CheckOptions toOptions(MavenProject project) throws MojoExecutionException {
-        if (timeoutSeconds < 1) {
-            throw new MojoExecutionException("timeout " + timeoutSeconds + " must be at least 1 second "
-                    + "(cudaStackBudget.timeout)");
-        }
+        checkTimeout();
         int threads = parallelism > 0 ? parallelism : Math.min(8, Runtime.getRuntime().availableProcessors());
         return new CheckOptions(fileSets(project), explicitFiles(),
                 project.getGroupId() + ":" + project.getArtifactId() + ":" + project.getVersion(), engine, cuobjdump,
@@ -72,5 +75,38 @@ record CheckParameters(List<FileSet> libraries, List<File> libraryFiles, String 
                 devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
                 System.getenv());
+    }
+
+    /**
+     * Checks what the core would reject (sizes, devices and presets, engine, timeout) without scanning, with the
+     * core's messages: for the report goal, which may render an existing JSON without running the core.
+     *
+     * @throws MojoExecutionException one line naming the parameter
+     */
+    void validate() throws MojoExecutionException {
+        checkTimeout();
+        try {
+            if (maxReservation != null && !maxReservation.isBlank()) {
+                SizeLimit.parse(maxReservation, "maxReservation");
+            }
+            if (maxStackPerThread != null && !maxStackPerThread.isBlank()) {
+                ByteSize.parse(maxStackPerThread, "maxStackPerThread");
+            }
+            new DeviceResolver(GpuCatalog.bundled()).resolve(
+                    devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets);
+        } catch (InvalidValueException e) {
+            throw new MojoExecutionException(e.getMessage(), e);
+        }
+        String engineId = engine == null || engine.isBlank() ? "auto" : engine.strip().toLowerCase(Locale.ROOT);
+        if (!List.of("auto", "cuobjdump", "native").contains(engineId)) {
+            throw new MojoExecutionException("engine '" + engine + "' is unknown: use auto, cuobjdump or native");
+        }
+    }
+
+    private void checkTimeout() throws MojoExecutionException {
+        if (timeoutSeconds < 1) {
+            throw new MojoExecutionException("timeout " + timeoutSeconds + " must be at least 1 second "
+                    + "(cudaStackBudget.timeout)");
+        }
     }
 }

@@ -152,6 +152,12 @@ public class ReportMojo extends AbstractMavenReport {
         Log log = getLog();
         ReportSource mode = ReportSource.parse(reportSource);
         CheckParameters parameters = parameters();
+        try {
+            // misuse fails the goal even when an up-to-date JSON would make the scan unnecessary
+            parameters.validate();
+        } catch (MojoExecutionException e) {
+            throw new MavenReportException(e.getMessage(), e);
+        }
         Path json = jsonReport.toPath();
         if (mode != ReportSource.SCAN) {
             JsonFreshness.Decision decision;

@@ -242,6 +242,24 @@ class ReportMojoTest {
 
     @Test
     @InjectMojo(goal = "report", pom = POM)
+    void misuseFailsEvenWhenAnUpToDateJsonWouldBeRendered(ReportMojo mojo) throws Exception {
+        wire(mojo);
+        mojo.load();
+        setVariableValueToObject(mojo, "maxStackPerThread", "big");
+        assertThatThrownBy(mojo::load).isInstanceOf(MavenReportException.class)
+                .hasMessageStartingWith("maxStackPerThread 'big' is not a size");
+        setVariableValueToObject(mojo, "maxStackPerThread", null);
+        setVariableValueToObject(mojo, "devicePresets", "no-such-gpu");
+        assertThatThrownBy(mojo::load).isInstanceOf(MavenReportException.class).hasMessageContaining("no-such-gpu");
+        setVariableValueToObject(mojo, "devicePresets", "l4");
+        setVariableValueToObject(mojo, "engine", "magic");
+        assertThatThrownBy(mojo::load).isInstanceOf(MavenReportException.class)
+                .hasMessage("engine 'magic' is unknown: use auto, cuobjdump or native");
+        assertThat(scans()).isEqualTo(1);
+    }
+
+    @Test
+    @InjectMojo(goal = "report", pom = POM)
     @MojoParameter(name = "timeout", value = "0")
     void timeoutBelowOneSecondIsRejectedAsInCheck(ReportMojo mojo) throws Exception {
         wire(mojo);
