@@ -39,6 +39,9 @@ public final class HtmlReportWriter {
     /** Entries of a JIT / cannot-run / unknown / ambiguous list written into the page; the JSON has all. */
     static final int NOTE_LIMIT = 200;
 
+    /** Rows one click on "Show more" adds (page.js uses the same step). */
+    static final int MORE_ROWS = 250;
+
     private static final String RESOURCES = "/io/github/cudastackbudget/core/report/html/";
 
     private final ReportModel model;
@@ -463,7 +466,7 @@ public final class HtmlReportWriter {
                 "library or arch\" aria-label=\"Filter ", e(label), "\"> <span class=\"count\" data-what=\"", e(what),
                 "\">Showing ", Figures.grouped(shown), " of ", Figures.grouped(kernels.size()), " ", e(what),
                 "</span> <button type=\"button\" class=\"more\"", shown < kernels.size() ? "" : " hidden",
-                ">Show more</button> <button type=\"button\" class=\"reset\" hidden>Reset</button></div>\n",
+                ">Show ", Figures.grouped(Math.min(MORE_ROWS, kernels.size() - shown)), " more</button> <button type=\"button\" class=\"reset\" hidden>Reset</button></div>\n",
                 "<div class=\"scroll\"><table class=\"kernels\"><thead><tr>",
                 "<th class=\"num\" data-key=\"rank\">#</th>",
                 th("name", "Kernel", ""), th("library", "Library", ""), th("arch", "Arch", ""),

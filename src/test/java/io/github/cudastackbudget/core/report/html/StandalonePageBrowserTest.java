@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -147,6 +146,25 @@ class StandalonePageBrowserTest {
         List<String> devices = column("table.summary", 0);
         assertThat(devices.get(devices.size() - 1)).startsWith("h200-141gb");
         assertPageStayedOffline(recordedPage.toUri().toString());
+    }
+
+    @Test
+    void unknownStacksRankAboveEveryKnownFrame() throws Exception {
+        CheckRunner.Outcome outcome = ReportSamples.testBinaries(tmp.resolve("binaries"));
+        loadCleanly(outcome.reports().get(2));
+        String table = "#kernels .ktable";
+        List<String> stacks = column(table, 4);
+        assertThat(stacks.get(0)).isEqualTo("UNKNOWN");
+        assertThat(chromium.evaluate("document.querySelector('" + table + " tbody td.unknown').textContent").asText())
+                .isEqualTo("UNKNOWN");
+        chromium.click(table + " th[data-key=stack] button");
+        chromium.click(table + " button.more");
+        List<String> ascending = column(table, 4);
+        assertThat(ascending.get(ascending.size() - 1)).isEqualTo("UNKNOWN");
+        assertThat(ascending.stream().map(StandalonePageBrowserTest::number).toList()).isSorted();
+        chromium.screenshot(SCREENSHOTS.resolve("standalone-test-binaries-top.png"), false);
+        chromium.screenshotOf("#device-0", SCREENSHOTS.resolve("standalone-test-binaries-device.png"));
+        assertPageStayedOffline(outcome.reports().get(2).toUri().toString());
     }
 
     @Test
