@@ -124,8 +124,9 @@ class StandalonePageBrowserTest {
         long matching = selected.stream().filter(k -> (k.displayName() + " " + k.library() + " " + k.arch())
                 .toLowerCase(Locale.ROOT).contains("sendrecv")).count();
         assertThat(matching).isPositive();
+        // keys arrive one by one: wait for the filter of the whole word (the debounce may fire in between)
         String count = chromium.waitFor("document.querySelector('" + table + " .count').textContent",
-                v -> v.asText().contains("matching")).asText();
+                v -> v.asText().endsWith("matching \"SendRecv\"")).asText();
         assertThat(count).isEqualTo("Showing " + Math.min(25, matching) + " of " + matching
                 + " functions this device runs (" + String.format(Locale.ROOT, "%,d", h200.kernelsWithFrame().size())
                 + " with a stack frame) matching \"SendRecv\"");
@@ -191,7 +192,7 @@ class StandalonePageBrowserTest {
                     ? text.contains("sm_90") : false;
         }).count();
         String count = chromium.waitFor("document.querySelector('" + table + " .count').textContent",
-                v -> v.asText().contains("matching")).asText();
+                v -> v.asText().endsWith("matching \"_v7 sm_90\"")).asText();
         assertThat(count).isEqualTo("Showing 25 of " + String.format(Locale.ROOT, "%,d", matching)
                 + " kernel records matching \"_v7 sm_90\"");
         chromium.click(table + " th[data-key=stack] button");
