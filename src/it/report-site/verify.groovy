@@ -34,17 +34,18 @@ expected.each { name, threads, arch, verdict, budget ->
     long reservation = (threads as long) * It.roundup16(worst.value)
     assert It.device(report, name).reservationBytes == reservation
     String grouped = String.format(Locale.ROOT, '%,d', reservation)
-    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${java.util.regex.Pattern.quote(name)} \(sm_\d+, [\d,]+ threads\)<\/td>(.*?)<\/tr>/
+    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${java.util.regex.Pattern.quote(name)}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads<\/td>(.*?)<\/tr>/
     assert row.find() : "no row for ${name} in the devices table"
     String cells = row.group(1)
     assert cells.contains(verdict) : "${name}: verdict ${verdict} expected in ${cells}"
     assert cells.contains(">${grouped}<") : "${name}: reservation ${grouped} B not in its row"
     assert cells.contains(">${arch}<") : "${name}: chosen arch ${arch}"
-    assert budget == null ? cells.contains('>none<') : cells.contains(String.format(Locale.ROOT, '(%,d B)', budget))
+    assert budget == null ? cells.contains('>none<') && page.contains('no budget (set maxReservation')
+            : page.contains(String.format(Locale.ROOT, 'budget %s (%,d B)', budget == 4L << 30 ? '4.00 GiB' : '256.00 MiB', budget))
     assert cells.contains('libstackdemo.so')
 }
 // the L4 falls back to sm_80 and its budget is exceeded: the violation names the kernel
-assert page.contains('no sm_89 SASS embedded: runs the sm_80 images')
+assert page.contains('no sm_89 SASS: runs sm_80')
 assert page =~ /(?s)<h2>Budget violations<\/h2>.*<b>l4<\/b>: stack reservation 867\.28 MiB \(909,410,304 B\) exceeds maxReservation 256\.00 MiB/
 // the worst kernels, readable, with STACK LOCAL SHARED REG
 assert page.contains('<code>demo::stageTiles(float const*, float*, int, int)</code>')

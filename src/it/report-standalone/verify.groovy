@@ -22,7 +22,7 @@ def rec = It.parseResourceUsage(It.recording(basedir, 'libstackdemo.so'))
     long reservation = (threads as long) * It.roundup16(It.worst(rec, arch).value)
     assert It.device(report, name).reservationBytes == reservation
     assert It.device(report, name).status == 'fail'
-    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name} \(sm_\d+, [\d,]+ threads\)<\/td>(.*?)<\/tr>/
+    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads<\/td>(.*?)<\/tr>/
     assert row.find() : "no row for ${name}"
     assert row.group(1).contains('<b>FAIL</b>') && row.group(1).contains(String.format(Locale.ROOT, '>%,d<', reservation))
 }

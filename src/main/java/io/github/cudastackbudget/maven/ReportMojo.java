@@ -163,7 +163,16 @@ public class ReportMojo extends AbstractMavenReport {
                         + e.getMessage(), e);
             }
             if (mode == ReportSource.JSON || decision.upToDate()) {
-                ReportModel model = read(json);
+                ReportModel model;
+                try {
+                    model = ReportModel.read(json);
+                } catch (IOException e) {
+                    if (mode == ReportSource.JSON) {
+                        throw new MavenReportException(e.getMessage(), e);
+                    }
+                    log.warn("Cannot render the JSON report: " + e.getMessage());
+                    return scan(parameters, json.getFileName() + " cannot be read");
+                }
                 List<String> missing = JsonFreshness.missingLibraries(
                         model.libraries().stream().map(LibraryReport::path).toList());
                 if (mode == ReportSource.JSON || missing.isEmpty()) {

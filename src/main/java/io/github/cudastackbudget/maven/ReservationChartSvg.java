@@ -19,9 +19,9 @@ import java.util.List;
  */
 final class ReservationChartSvg {
 
-    private static final int LABEL_WIDTH = 170;
+    private static final int LABEL_WIDTH = 150;
     private static final int BAR_WIDTH = 420;
-    private static final int NOTE_WIDTH = 250;
+    private static final int NOTE_WIDTH = 330;
     private static final int ROW_HEIGHT = 30;
     private static final int TOP = 26;
 

@@ -124,12 +124,15 @@ final class SiteReportRenderer {
         sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
             Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
             Sink.JUSTIFY_LEFT}, false);
-        headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Increment over default", "Budget",
+        headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Over default", "Budget",
                 "Share of budget", "Chosen arch", "Worst kernel", "Notes");
         for (DeviceReport device : model.devices()) {
             sink.tableRow();
-            cell(device.name() + " (" + device.targetArch() + ", " + Figures.grouped(device.maxResidentThreads())
-                    + " threads)");
+            sink.tableCell();
+            sink.text(device.name());
+            sink.lineBreak();
+            sink.text(device.targetArch() + ", " + Figures.grouped(device.maxResidentThreads()) + " threads");
+            sink.tableCell_();
             verdictCell(device.status());
             if (device.skipped()) {
                 cell("");
@@ -138,16 +141,17 @@ final class SiteReportRenderer {
             } else {
                 cell(Figures.human(device.reservationBytes()));
                 cell(Figures.grouped(device.reservationBytes()));
-                cell(Figures.bytes(device.incrementBytes()));
+                cell(Figures.human(device.incrementBytes()));
             }
-            cell(device.budgetBytes() == null ? "none" : Figures.bytes(device.budgetBytes()));
+            cell(device.budgetBytes() == null ? "none" : Figures.human(device.budgetBytes()));
             cell(device.budgetBytes() == null || device.skipped() ? "" : device.percentOfBudget());
             cell(device.chosenArch() == null ? "" : device.chosenArch());
             sink.tableCell();
             KernelRow worst = device.worstKernel();
             if (worst != null && !device.skipped()) {
                 code(worst.displayName());
-                sink.text(" [" + worst.arch() + "] in " + worst.library() + ", " + worst.stackLabel() + " B");
+                sink.lineBreak();
+                sink.text(worst.arch() + ", " + worst.library() + ", " + worst.stackLabel() + " B per thread");
             }
             sink.tableCell_();
             cell(notes(device));
@@ -155,8 +159,9 @@ final class SiteReportRenderer {
         }
         sink.tableRows_();
         sink.table_();
-        paragraph("Increment over default: the part above the driver's default of 1,024 B per thread, which every "
-                + "CUDA context holds anyway. A device is skipped when no embedded SASS image or PTX can run on it.");
+        paragraph("Over default: the part of the reservation above the driver's default of 1,024 B per thread, which "
+                + "every CUDA context holds anyway. Exact budgets are in each device's section below. A device is "
+                + "skipped when no embedded SASS image or PTX can run on it.");
         sink.section2_();
     }
 
@@ -166,10 +171,10 @@ final class SiteReportRenderer {
             notes.add("skipped: " + device.skipReason());
         }
         if (device.fellBack() && device.chosenArch() != null) {
-            notes.add("no " + device.targetArch() + " SASS embedded: runs the " + device.chosenArch() + " images");
+            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
         }
         if (device.memoryBytes() != null && !device.skipped()) {
-            notes.add(device.percentOfMemory() + " of " + Figures.human(device.memoryBytes()) + " device memory");
+            notes.add(device.percentOfMemory() + " of " + Figures.human(device.memoryBytes()) + " memory");
         }
         return String.join("; ", notes);
     }
@@ -287,9 +292,13 @@ final class SiteReportRenderer {
         for (LibraryReport library : model.libraries()) {
             sink.tableRow();
             sink.tableCell();
+            sink.bold();
             sink.text(library.library());
+            sink.bold_();
             sink.lineBreak();
-            code(library.path());
+            sink.italic();
+            sink.text(library.path());
+            sink.italic_();
             sink.tableCell_();
             cell(Figures.grouped(library.kernels()));
             cell(String.join(", ", library.sassArches()));
@@ -328,10 +337,19 @@ final class SiteReportRenderer {
         } else {
             paragraph(title + " (" + lines.size() + "):");
         }
+        // per-device lists can hold thousands of functions in a large library: cut to top like the kernel tables
+        List<String> shown = section || top <= 0 || lines.size() <= top ? lines : lines.subList(0, top);
         sink.list();
-        for (String line : lines) {
+        for (String line : shown) {
             sink.listItem();
             sink.text(line);
+            sink.listItem_();
+        }
+        if (shown.size() < lines.size()) {
+            sink.listItem();
+            sink.italic();
+            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (set top to 0 to list all)");
+            sink.italic_();
             sink.listItem_();
         }
         sink.list_();
