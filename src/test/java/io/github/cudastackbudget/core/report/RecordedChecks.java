@@ -40,7 +40,7 @@ public final class RecordedChecks {
             staged.add(RecordedCuobjdump.stage(work.resolve("libs"), library));
         }
         Path cuobjdump = RecordedCuobjdump.replayByName(java.nio.file.Files.createDirectories(work.resolve("tool")));
-        return new CheckOptions(List.of(), staged, "com.example:gpu-app:1.0", "auto", cuobjdump.toString(),
+        return new CheckOptions(List.of(), staged, "com.example:gpu-app:1.0", "cuobjdump", cuobjdump.toString(),
                 Duration.ofSeconds(120), 2, List.of(), presets, false, maxReservation, maxStack, work.resolve("out"), 25,
                 false, Map.of("PATH", System.getenv().getOrDefault("PATH", "")));
     }
