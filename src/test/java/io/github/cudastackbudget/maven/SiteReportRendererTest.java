@@ -46,7 +46,7 @@ class SiteReportRendererTest {
     static void renderTheNcclReport() throws Exception {
         Path library = RecordedCuobjdump.stage(tmp.resolve("libs"), RecordedCuobjdump.NCCL);
         Path cuobjdump = RecordedCuobjdump.replayByName(Files.createDirectories(tmp.resolve("tool")));
-        CheckOptions options = new CheckOptions(List.of(), List.of(library), "org.example:trainer:1.0", "auto",
+        CheckOptions options = new CheckOptions(List.of(), List.of(library), "org.example:trainer:1.0", "cuobjdump",
                 cuobjdump.toString(), Duration.ofSeconds(120), 2, List.of(), "h100-sxm5-80gb,l4,v100-sxm2-32gb", false,
                 "256 MiB", null, tmp.resolve("out"), 25, false, Map.of("PATH", System.getenv().getOrDefault("PATH", "")));
         CheckRunner.Outcome outcome = CheckRunner.run(options, CheckListener.SILENT);
