@@ -154,19 +154,22 @@ public final class HtmlReportWriter {
             DeviceReport device = model.devices().get(i);
             String deviceTone = SvgBarChart.tone(device, NEAR_PERCENT);
             add("<li class=\"", deviceTone, "\"><div class=\"headline\"><a href=\"#device-", String.valueOf(i),
-                    "\">", e(device.name()), "</a> <span class=\"badge ", deviceTone, "\">", badge(device),
+                    "\">", e(device.name()), "</a> <span class=\"badge ", deviceTone, "\">",
+                    DevicePhrases.badge(device),
                     "</span> ");
             if (device.skipped()) {
                 add("</div><div>Skipped: ", e(device.skipReason()), ".</div></li>\n");
                 continue;
             }
-            add(verdictPhrase(device), "</div>");
+            add(DevicePhrases.verdictPhrase(device), "</div>");
             KernelRow worst = device.worstKernel();
             if (worst != null && worst.stack() > 0) {
-                add("<div><span class=\"label\">Worst kernel</span> ", Html.kernelName(worst.displayName(), worst.name()),
+                add("<div><span class=\"label\">Worst kernel</span> ",
+                        Html.kernelName(worst.displayName(), worst.name()),
                         " [", e(worst.arch()), "] in <span class=\"lib\">", e(worst.library()), "</span>, ",
-                        Figures.grouped(worst.stack()), " B per thread.</div><div><span class=\"label\">What if</span> ",
-                        whatIf(device), "</div>");
+                        Figures.grouped(worst.stack()), " B per thread.</div>",
+                        "<div><span class=\"label\">What if</span> ",
+                        DevicePhrases.whatIf(device), "</div>");
             }
             add("</li>\n");
         }
@@ -174,92 +177,34 @@ public final class HtmlReportWriter {
         if (!model.violations().isEmpty()) {
             add("<h3>Violations</h3>\n<ul class=\"violations\">\n");
             for (ViolationReport violation : model.violations()) {
-                add("<li>", violation(violation), "</li>\n");
+                add("<li>", DevicePhrases.violation(violation), "</li>\n");
             }
             add("</ul>\n");
         }
         add("</section>\n");
     }
 
-    private String verdictPhrase(DeviceReport device) {
-        StringBuilder text = new StringBuilder(Html.bytesExact(device.reservationBytes())).append(" reserved");
-        if (device.budgetBytes() == null) {
-            return text.append(", no budget set").toString();
-        }
-        long headroom = device.headroomBytes();
-        if (headroom < 0) {
-            text.append(": <strong class=\"over\">").append(Html.bytes(-headroom)).append(" over</strong> its ")
-                    .append(Html.bytes(device.budgetBytes())).append(" budget (").append(device.percentOfBudget())
-                    .append(')');
-        } else {
-            text.append(": ").append(device.percentOfBudget()).append(" of its ")
-                    .append(Html.bytes(device.budgetBytes())).append(" budget, ").append(Html.bytes(headroom))
-                    .append(" headroom").append(device.nearOrOverBudget(NEAR_PERCENT) ? " (near the limit)" : "");
-        }
-        return text.toString();
-    }
-
-    /** "If that frame shrank to the next-worst (...), the reservation would be ..."; empty without a worst kernel. */
-    private static String whatIf(DeviceReport device) {
-        if (device.reservationIfWorstShrinksBytes() == null) {
-            return "";
-        }
-        KernelRow next = device.nextWorstKernel();
-        KernelRow worst = device.worstKernel();
-        if (next != null && worst != null && device.stackLimitBytes() == (next.stack() + 15) / 16 * 16) {
-            return "Shrinking it alone would change nothing: " + Html.kernelName(SvgBarChart.abbreviate(
-                    next.displayName(), 90), next.name()) + " in <span class=\"lib\">" + e(next.library())
-                    + "</span> needs the same " + Figures.grouped(next.stack()) + " B.";
-        }
-        StringBuilder text = new StringBuilder("If that frame shrank to ");
-        if (next == null || next.stack() == 0) {
-            text.append("nothing, no kernel would need a stack: ");
-        } else {
-            text.append("the next-worst, ").append(Figures.grouped(next.stack())).append(" B of ")
-                    .append(Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())).append(", ");
-        }
-        text.append("the reservation would be ").append(Html.bytes(device.reservationIfWorstShrinksBytes()));
-        Long saving = device.savingIfWorstShrinksBytes();
-        if (saving != null && saving > 0) {
-            text.append(", ").append(Html.bytes(saving)).append(" less");
-        }
-        if (device.budgetBytes() != null) {
-            text.append(device.reservationIfWorstShrinksBytes() <= device.budgetBytes() ? " (within budget)"
-                    : " (still over budget)");
-        }
-        return text.append('.').toString();
-    }
-
-    private String violation(ViolationReport violation) {
-        String kernel = Html.kernelName(violation.displayName(), violation.kernel()) + " [" + e(violation.arch())
-                + "] in <span class=\"lib\">" + e(violation.library()) + "</span>";
-        if (violation.reservation()) {
-            return e(violation.device()) + ": stack reservation " + Html.bytesExact(violation.actual())
-                    + " exceeds maxReservation " + Html.bytesExact(violation.limit()) + "; worst kernel " + kernel;
-        }
-        return e(violation.device()) + ": kernel " + kernel + " has a stack frame of "
-                + Figures.grouped(violation.actual()) + " B per thread, above maxStackPerThread "
-                + Figures.grouped(violation.limit()) + " B";
-    }
-
     private void deviceTable() {
         add("<section id=\"devices\">\n<h2>Devices</h2>\n<div class=\"scroll\"><table class=\"summary sortable\">\n",
                 "<thead><tr><th>Device</th><th>Verdict</th><th class=\"num\">Reservation</th>",
                 "<th class=\"num\">Budget</th><th class=\"num\">Used</th><th class=\"num\">Headroom</th>",
-                "<th class=\"num\" title=\"reservation above what the driver's default 1,024 B per thread already holds\">Over default</th><th>Worst kernel</th><th>Notes</th></tr></thead>\n",
+                "<th class=\"num\" title=\"reservation above what the driver's default 1,024 B per thread already ",
+                "holds\">Over default</th><th>Worst kernel</th><th>Notes</th></tr></thead>\n",
                 "<tbody>\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
             String tone = SvgBarChart.tone(device, NEAR_PERCENT);
-            add("<tr class=\"", tone, "\"><td class=\"dname\"><a href=\"#device-", String.valueOf(i), "\">", e(device.name()),
+            add("<tr class=\"", tone, "\"><td class=\"dname\"><a href=\"#device-", String.valueOf(i), "\">",
+                    e(device.name()),
                     "</a><div class=\"sub\">CC ", e(device.computeCapability()), " \u00b7 ",
                     device.chosenArch() == null ? e(device.targetArch()) : "runs " + e(device.chosenArch()),
-                    "</div></td><td><span class=\"badge ", tone, "\">", badge(device), "</span></td>");
+                    "</div></td><td><span class=\"badge ", tone, "\">", DevicePhrases.badge(device), "</span></td>");
             if (device.skipped()) {
                 add("<td class=\"num\" data-sort=\"-1\">\u2013</td>", budgetCell(device),
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"num\" data-sort=\"-1\">\u2013</td>",
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"worst\">skipped: ",
-                        e(device.skipReason()), "</td><td class=\"notes\">", e(String.join("; ", notes(device))), "</td></tr>\n");
+                        e(device.skipReason()), "</td><td class=\"notes\">",
+                        e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
                 continue;
             }
             Long headroom = device.headroomBytes();
@@ -280,17 +225,9 @@ public final class HtmlReportWriter {
             } else {
                 add("no stack frame");
             }
-            add("</td><td class=\"notes\">", e(String.join("; ", notes(device))), "</td></tr>\n");
+            add("</td><td class=\"notes\">", e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");
-    }
-
-    private static String badge(DeviceReport device) {
-        return switch (device.status()) {
-            case PASS -> device.nearOrOverBudget(NEAR_PERCENT) ? "PASS (near)" : "PASS";
-            case FAIL -> "FAIL";
-            case SKIPPED -> "SKIPPED";
-        };
     }
 
     private static String percentKey(DeviceReport device) {
@@ -304,29 +241,6 @@ public final class HtmlReportWriter {
         return device.budgetBytes() == null ? "<td class=\"num\" data-sort=\"\">none</td>"
                 : "<td class=\"num\" data-sort=\"" + device.budgetBytes() + "\">" + Html.bytes(device.budgetBytes())
                         + "</td>";
-    }
-
-    private static List<String> notes(DeviceReport device) {
-        List<String> notes = new java.util.ArrayList<>();
-        if (device.fellBack()) {
-            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
-        }
-        if (!device.unknownStack().isEmpty()) {
-            notes.add(Figures.grouped(device.unknownStack().size()) + " UNKNOWN stack");
-        }
-        if (!device.jit().isEmpty()) {
-            notes.add(Figures.grouped(device.jit().size()) + " JIT from PTX");
-        }
-        if (!device.cannotRun().isEmpty()) {
-            notes.add(Figures.grouped(device.cannotRun().size()) + " cannot run");
-        }
-        if (!device.ambiguous().isEmpty()) {
-            notes.add(Figures.grouped(device.ambiguous().size()) + " ambiguous image");
-        }
-        if (device.violations().stream().anyMatch(v -> !v.reservation())) {
-            notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over maxStackPerThread");
-        }
-        return notes;
     }
 
     private void chart() {
@@ -344,7 +258,8 @@ public final class HtmlReportWriter {
     private void device(int index, DeviceReport device) {
         String tone = SvgBarChart.tone(device, NEAR_PERCENT);
         add("<section class=\"device\" id=\"device-", String.valueOf(index), "\">\n<h2>", e(device.name()),
-                " <span class=\"badge ", tone, "\">", badge(device), "</span></h2>\n<dl class=\"facts\">\n");
+                " <span class=\"badge ", tone, "\">", DevicePhrases.badge(device),
+                "</span></h2>\n<dl class=\"facts\">\n");
         String perSm = device.multiProcessorCount() == null ? ""
                 : " (" + Figures.grouped(device.multiProcessorCount()) + " SMs)";
         fact("Device", "compute capability " + e(device.computeCapability()) + " (" + e(device.targetArch()) + "), "
@@ -384,7 +299,7 @@ public final class HtmlReportWriter {
                         + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
                         + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
                         + "</div>");
-                fact("What if", whatIf(device));
+                fact("What if", DevicePhrases.whatIf(device));
             }
             fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
                     ? " <span class=\"warn\">(no " + e(device.targetArch()) + " SASS embedded: a compatible older "
@@ -402,7 +317,7 @@ public final class HtmlReportWriter {
         List<ViolationReport> stackViolations = device.violations().stream().filter(v -> !v.reservation()).toList();
         if (!stackViolations.isEmpty()) {
             add("<ul class=\"violations\">\n");
-            stackViolations.forEach(v -> add("<li>", violation(v), "</li>\n"));
+            stackViolations.forEach(v -> add("<li>", DevicePhrases.violation(v), "</li>\n"));
             add("</ul>\n");
         }
         kernelNotes("Kernels with an UNKNOWN stack frame (recursion or indirect calls; not in the figure above)",
@@ -417,7 +332,8 @@ public final class HtmlReportWriter {
                         + String.join(", ", n.otherArches()))).toList());
         if (!device.selectedKernels().isEmpty()) {
             add("<h3>Kernels this device runs</h3>\n");
-            kernelTable("d" + index, device.name(), device.selectedKernels(), "functions this device runs ("
+            KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
+                    "functions this device runs ("
                     + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
         }
         add("</section>\n");
@@ -451,39 +367,9 @@ public final class HtmlReportWriter {
         }
         add("<section id=\"kernels\">\n<h2>All kernel records</h2>\n<p class=\"sub\">Every function in every embedded ",
                 "SASS image, whether or not a device runs it.</p>\n");
-        kernelTable("all", "all kernel records", KernelData.largestFrameFirst(model.kernels()), "kernel records");
+        KernelTableHtml.render(out, "all", "all kernel records", KernelData.largestFrameFirst(model.kernels()), rows,
+                "kernel records");
         add("</section>\n");
-    }
-
-    /** A sortable, filterable table: the first rows written here, the script renders the rest from the data. */
-    private void kernelTable(String source, String label, List<KernelRow> kernels, String what) {
-        int shown = Math.min(rows, kernels.size());
-        add("<div class=\"ktable\" data-source=\"", source, "\" data-rows=\"", String.valueOf(rows), "\">\n",
-                "<div class=\"controls\"><input type=\"search\" class=\"filter\" placeholder=\"Filter by kernel, ",
-                "library or arch\" aria-label=\"Filter ", e(label), "\"> <span class=\"count\" data-what=\"", e(what),
-                "\">Showing ", Figures.grouped(shown), " of ", Figures.grouped(kernels.size()), " ", e(what),
-                "</span> <button type=\"button\" class=\"more\"", shown < kernels.size() ? "" : " hidden",
-                ">Show more</button> <button type=\"button\" class=\"reset\" hidden>Reset</button></div>\n",
-                "<div class=\"scroll\"><table class=\"kernels\"><thead><tr>",
-                "<th class=\"num\" data-key=\"rank\">#</th>",
-                th("name", "Kernel", ""), th("library", "Library", ""), th("arch", "Arch", ""),
-                th("stack", "STACK", "num", "descending"), th("local", "LOCAL", "num"), th("shared", "SHARED", "num"),
-                th("reg", "REG", "num"), "</tr></thead>\n<tbody>\n");
-        for (int i = 0; i < shown; i++) {
-            KernelRow row = kernels.get(i);
-            add("<tr><td class=\"num\">", String.valueOf(i + 1), "</td><td class=\"kname\">", e(row.displayName()),
-                    "</td><td class=\"lib\">", e(row.library()), "</td><td>", e(row.arch()), "</td><td class=\"num",
-                    row.stackUnknown() ? " unknown" : "", "\">", row.stackLabel(), "</td><td class=\"num\">",
-                    Figures.grouped(row.local()), "</td><td class=\"num\">", Figures.grouped(row.shared()),
-                    "</td><td class=\"num\">", String.valueOf(row.registers()), "</td></tr>\n");
-        }
-        add("</tbody></table></div>\n</div>\n");
-    }
-
-    private static String th(String key, String label, String type, String... sorted) {
-        String aria = sorted.length > 0 ? " aria-sort=\"" + sorted[0] + "\"" : "";
-        return "<th" + (type.isEmpty() ? "" : " class=\"" + type + "\"") + " data-key=\"" + key + "\"" + aria
-                + "><button type=\"button\" title=\"Sort by " + label + "\">" + label + "</button></th>";
     }
 
     private void libraries() {
@@ -506,7 +392,8 @@ public final class HtmlReportWriter {
                     Figures.grouped(library.maxStack()), " B</td><td class=\"worst\">", worst == null ? "\u2013"
                             : Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name())
                                     + " <span class=\"sub\">[" + e(worst.arch()) + "]</span>",
-                    "</td><td class=\"usedby\">", library.usedBy().isEmpty() ? "<span class=\"sub\">not attributed</span>"
+                    "</td><td class=\"usedby\">", library.usedBy().isEmpty()
+                            ? "<span class=\"sub\">not attributed</span>"
                             : e(library.usedBy()), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");

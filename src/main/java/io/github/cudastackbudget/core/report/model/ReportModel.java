@@ -212,9 +212,11 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
                 selected.add(kernels.get(at));
             }
             return new DeviceReport(name, optionalText(node, "preset"), text(node, "computeCapability"),
-                    text(node, "targetArch"), number(node, "maxResidentThreads"), optionalNumber(node, "multiProcessorCount"),
+                    text(node, "targetArch"), number(node, "maxResidentThreads"),
+                    optionalNumber(node, "multiProcessorCount"),
                     optionalNumber(node, "memoryBytes"), optionalText(node, "figuresSource"), status,
-                    optionalText(node, "skipReason"), optionalText(node, "chosenArch"), node.path("fellBack").asBoolean(false),
+                    optionalText(node, "skipReason"), optionalText(node, "chosenArch"),
+                    node.path("fellBack").asBoolean(false),
                     imageCounts, number(node, "reservationBytes"), number(node, "staticReservationBytes"),
                     node.path("incrementBytes").asLong(0), optionalNumber(node, "budgetBytes"),
                     kernelOrNull(node, "worstKernel"), kernelOrNull(node, "worstLocalKernel"),

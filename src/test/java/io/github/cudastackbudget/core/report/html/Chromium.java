@@ -60,6 +60,9 @@ final class Chromium implements AutoCloseable {
     static Path executable() {
         String configured = System.getenv("CHROMIUM");
         if (configured != null && !configured.isBlank()) {
+            if (!Files.isExecutable(Path.of(configured))) {
+                throw new IllegalStateException("CHROMIUM=" + configured + " is not an executable file");
+            }
             return Path.of(configured);
         }
         for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {

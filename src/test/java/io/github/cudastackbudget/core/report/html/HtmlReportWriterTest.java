@@ -165,6 +165,41 @@ class HtmlReportWriterTest {
     }
 
     @Test
+    void aDeviceAtEightyPercentOfItsBudgetIsMarkedNear() throws Exception {
+        CheckRunner.Outcome outcome = io.github.cudastackbudget.core.report.RecordedChecks.run(
+                io.github.cudastackbudget.core.report.RecordedChecks.allLibraries(tmp.resolve("near"),
+                        ReportSamples.PRESETS, "375 MiB", null));
+        ReportModel near = ReportModel.read(outcome.reports().get(0));
+        DeviceReport rtx = near.devices().get(2);
+        assertThat(rtx.name()).isEqualTo("rtx-5090");
+        assertThat(rtx.percentOfBudget()).isEqualTo("85.0%");
+        String html = Files.readString(outcome.reports().get(2));
+        assertThat(html).contains("<span class=\"badge near\">PASS (near)</span>").contains("(near the limit)")
+                .contains("<g class=\"device near\">");
+    }
+
+    @Test
+    void hostileTextCannotBreakOutOfTheMarkupOrTheDataBlock() {
+        String evil = "k</script><script>alert(1)</script><b title=\"x\">&amp;'";
+        KernelRow row = new KernelRow("_Z4evilv", evil, "lib<evil>.so", "sm_90", 8, 64, false, 0, 0);
+        DeviceReport device = new DeviceReport("gpu <b>\"1\"</b>", null, "9.0", "sm_90", 1024, null, null, "",
+                io.github.cudastackbudget.core.report.model.Verdict.PASS, null, "sm_90", false,
+                new java.util.TreeMap<>(java.util.Map.of("sm_90", 1)), 65536, 65536, 0, null, row, null, null, 0L,
+                List.of(row), List.of(), List.of(), List.of(), List.of(), List.of());
+        ReportModel hostile = new ReportModel(1, "engine <x>", "configured", 1, List.of(), List.of(device),
+                List.of(row), List.of(), List.of("warning </li><script>"));
+        String html = HtmlReportWriter.render(hostile, 25);
+        assertThat(html).doesNotContain("<script>alert").doesNotContain("<b title").doesNotContain("<evil>")
+                .doesNotContain("gpu <b>").doesNotContain("</li><script>")
+                .contains("k&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;b title=&quot;x&quot;&gt;&amp;amp;&#39;")
+                .contains("gpu &lt;b&gt;&quot;1&quot;&lt;/b&gt;");
+        String data = dataBlock(html);
+        assertThat(data).doesNotContain("<").doesNotContain(">");
+        assertThat(countOf(html, "<script")).isEqualTo(2);
+        assertThat(countOf(html, "</script>")).isEqualTo(2);
+    }
+
+    @Test
     void aReportWithoutKernelsSaysSo() {
         ReportModel empty = new ReportModel(1, "cuobjdump 13.0", "configured", 3, List.of(), List.of(), List.of(),
                 List.of(), List.of());

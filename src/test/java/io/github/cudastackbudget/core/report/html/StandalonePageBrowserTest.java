@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -125,8 +124,9 @@ class StandalonePageBrowserTest {
         long matching = selected.stream().filter(k -> (k.displayName() + " " + k.library() + " " + k.arch())
                 .toLowerCase(Locale.ROOT).contains("sendrecv")).count();
         assertThat(matching).isPositive();
+        // keys arrive one by one: wait for the filter of the whole word (the debounce may fire in between)
         String count = chromium.waitFor("document.querySelector('" + table + " .count').textContent",
-                v -> v.asText().contains("matching")).asText();
+                v -> v.asText().endsWith("matching \"SendRecv\"")).asText();
         assertThat(count).isEqualTo("Showing " + Math.min(25, matching) + " of " + matching
                 + " functions this device runs (" + String.format(Locale.ROOT, "%,d", h200.kernelsWithFrame().size())
                 + " with a stack frame) matching \"SendRecv\"");
@@ -147,6 +147,25 @@ class StandalonePageBrowserTest {
         List<String> devices = column("table.summary", 0);
         assertThat(devices.get(devices.size() - 1)).startsWith("h200-141gb");
         assertPageStayedOffline(recordedPage.toUri().toString());
+    }
+
+    @Test
+    void unknownStacksRankAboveEveryKnownFrame() throws Exception {
+        CheckRunner.Outcome outcome = ReportSamples.testBinaries(tmp.resolve("binaries"));
+        loadCleanly(outcome.reports().get(2));
+        String table = "#kernels .ktable";
+        List<String> stacks = column(table, 4);
+        assertThat(stacks.get(0)).isEqualTo("UNKNOWN");
+        assertThat(chromium.evaluate("document.querySelector('" + table + " tbody td.unknown').textContent").asText())
+                .isEqualTo("UNKNOWN");
+        chromium.click(table + " th[data-key=stack] button");
+        chromium.click(table + " button.more");
+        List<String> ascending = column(table, 4);
+        assertThat(ascending.get(ascending.size() - 1)).isEqualTo("UNKNOWN");
+        assertThat(ascending.stream().map(StandalonePageBrowserTest::number).toList()).isSorted();
+        chromium.screenshot(SCREENSHOTS.resolve("standalone-test-binaries-top.png"), false);
+        chromium.screenshotOf("#device-0", SCREENSHOTS.resolve("standalone-test-binaries-device.png"));
+        assertPageStayedOffline(outcome.reports().get(2).toUri().toString());
     }
 
     @Test
@@ -173,7 +192,7 @@ class StandalonePageBrowserTest {
                     ? text.contains("sm_90") : false;
         }).count();
         String count = chromium.waitFor("document.querySelector('" + table + " .count').textContent",
-                v -> v.asText().contains("matching")).asText();
+                v -> v.asText().endsWith("matching \"_v7 sm_90\"")).asText();
         assertThat(count).isEqualTo("Showing 25 of " + String.format(Locale.ROOT, "%,d", matching)
                 + " kernel records matching \"_v7 sm_90\"");
         chromium.click(table + " th[data-key=stack] button");
