@@ -74,4 +74,17 @@ assert log.contains('demo::stageTiles(float const*, float*, int, int)')
 assert log.contains('demo::sortScratch<512>') : 'verbose=true should list every kernel'
 assert log.contains('libstackdemo.so')
 
+// the standalone page next to the JSON: every device by name, the reservation exactly, offline (no script or style
+// from elsewhere), kernel names escaped
+File html = new File(basedir, 'target/cuda-stack-budget/cuda-stack-budget.html')
+assert html.isFile() : "no standalone page ${html}"
+String page = html.getText('UTF-8')
+assert log.contains('cuda-stack-budget.html') : 'the log names the page'
+report.devices.each { d ->
+    assert page.contains(">${d.name}<") : "device ${d.name} missing on the page"
+}
+assert page.contains(String.format(Locale.ROOT, '%,d', h200.reservationBytes as long))
+assert page.contains('demo::sortScratch&lt;10200&gt;') && !page.contains('sortScratch<10200>')
+assert !(page =~ /(?i)<(script|link|img)[^>]+(src|href)=/) : 'the page must not load anything'
+
 return true

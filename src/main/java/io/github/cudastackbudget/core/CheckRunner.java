@@ -17,6 +17,8 @@ import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.engine.EngineException;
 import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.TextReport;
+import io.github.cudastackbudget.core.report.html.HtmlReportWriter;
+import io.github.cudastackbudget.core.report.model.ReportModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -101,10 +103,13 @@ public final class CheckRunner {
         List<String> reportLines = TextReport.render(result, options.top(), options.verbose());
         List<Path> reports = new ArrayList<>();
         try {
-            reports.add(JsonReportWriter.write(result, options.outputDirectory()));
+            Path json = JsonReportWriter.write(result, options.outputDirectory());
+            reports.add(json);
             Path text = options.outputDirectory().resolve(TEXT_REPORT);
             Files.write(text, TextReport.render(result, 0, true), StandardCharsets.UTF_8);
             reports.add(text);
+            // the page renders the JSON just written, as the site report does
+            reports.add(HtmlReportWriter.write(ReportModel.read(json), options.top(), options.outputDirectory()));
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }

@@ -4,11 +4,7 @@ import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
-import io.github.cudastackbudget.core.scan.FileSetSpec;
 import java.io.File;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.model.FileSet;
 import org.apache.maven.plugin.AbstractMojo;
@@ -135,13 +131,10 @@ public class CheckMojo extends AbstractMojo {
             log.info("Skipping the CUDA stack budget check: cudaStackBudget.skip is set.");
             return;
         }
-        if (timeout < 1) {
-            throw new MojoExecutionException("timeout " + timeout + " must be at least 1 second "
-                    + "(cudaStackBudget.timeout)");
-        }
+        CheckOptions options = options();
         CheckRunner.Outcome outcome;
         try {
-            outcome = CheckRunner.run(options(), new MavenLogListener(log));
+            outcome = CheckRunner.run(options, new MavenLogListener(log));
         } catch (CheckException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -174,31 +167,14 @@ public class CheckMojo extends AbstractMojo {
         }
     }
 
-    CheckOptions options() {
-        Path buildDirectory = Path.of(project.getBuild().getDirectory());
-        List<FileSetSpec> fileSets = new ArrayList<>();
-        if (libraries == null || libraries.isEmpty()) {
-            fileSets.add(new FileSetSpec(buildDirectory, FileSetSpec.DEFAULT_INCLUDES, List.of()));
-        } else {
-            for (FileSet fileSet : libraries) {
-                String directory = fileSet.getDirectory();
-                Path base = directory == null ? buildDirectory : project.getBasedir().toPath().resolve(directory);
-                fileSets.add(new FileSetSpec(base, fileSet.getIncludes(), fileSet.getExcludes()));
-            }
-        }
-        List<Path> explicit = libraryFiles == null ? List.of()
-                : libraryFiles.stream().map(File::toPath).toList();
-        int threads = parallelism > 0 ? parallelism : Math.min(8, Runtime.getRuntime().availableProcessors());
-        return new CheckOptions(fileSets, explicit,
-                project.getGroupId() + ":" + project.getArtifactId() + ":" + project.getVersion(), engine, cuobjdump,
-                Duration.ofSeconds(timeout), threads,
-                devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
-                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
-                System.getenv());
+    CheckOptions options() throws MojoExecutionException {
+        return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, timeout,
+                parallelism).toOptions(project);
     }
 
     /** Sends the core's progress to the Maven log. */
-    private record MavenLogListener(Log log) implements CheckListener {
+    record MavenLogListener(Log log) implements CheckListener {
         @Override
         public void info(String line) {
             log.info(line);

@@ -118,7 +118,7 @@ class CheckRunnerTest {
                 .isEqualTo("No CUDA kernels found in 2 scanned file(s): nothing to check.");
         assertThat(outcome.reportLines()).contains("  no CUDA kernels found: reservation is 0 B.");
         assertThat(outcome.result().warnings()).isEmpty();
-        assertThat(outcome.reports()).hasSize(2).allSatisfy(report -> assertThat(report).isRegularFile());
+        assertThat(outcome.reports()).hasSize(3).allSatisfy(report -> assertThat(report).isRegularFile());
     }
 
     @Test
@@ -378,7 +378,7 @@ class CheckRunnerTest {
 
         assertThat(outcome.failed()).isTrue();
         assertThat(outcome.reports()).containsExactly(tmp.resolve("out").resolve("cuda-stack-budget.json"),
-                tmp.resolve("out").resolve(CheckRunner.TEXT_REPORT));
+                tmp.resolve("out").resolve(CheckRunner.TEXT_REPORT), tmp.resolve("out").resolve("cuda-stack-budget.html"));
         assertThat(outcome.reports()).allSatisfy(report -> assertThat(report).isNotEmptyFile());
         assertThat(outcome.summary()).contains("Report: " + tmp.resolve("out").resolve("cuda-stack-budget.json"));
     }

@@ -129,7 +129,7 @@ class RecordedTestBinariesTest {
 
     @Test
     void reportsAreWrittenEvenWhenABudgetFails() throws IOException {
-        assertThat(outcome.reports()).hasSize(2).allMatch(Files::isRegularFile);
+        assertThat(outcome.reports()).hasSize(3).allMatch(Files::isRegularFile);
         String json = Files.readString(outcome.reports().get(0));
         assertThat(json).contains("\"kind\" : \"reservation\"")
                 .contains("\"figuresSource\" : \"catalog: openxla/xla");

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.Reservation;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.engine.KernelRecord;
@@ -19,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedSet;
 
 /**
@@ -59,9 +62,15 @@ public final class JsonReportWriter {
             json.writeNumberField("schemaVersion", SCHEMA_VERSION);
             json.writeStringField("engine", result.engine());
             json.writeStringField("deviceOrigin", result.deviceOrigin());
+            json.writeNumberField("filesProbed", result.filesProbed());
+            List<KernelRecord> kernels = sortedKernels(result);
+            Map<KernelRecord, Integer> positions = new HashMap<>(kernels.size() * 2);
+            for (int i = 0; i < kernels.size(); i++) {
+                positions.putIfAbsent(kernels.get(i), i);
+            }
             writeLibraries(result, json);
-            writeDevices(result, json);
-            writeKernels(result, json);
+            writeDevices(result, json, positions);
+            writeKernels(result, json, kernels);
             writeViolations(result, json);
             json.writeArrayFieldStart("warnings");
             for (String warning : result.warnings()) {
@@ -88,6 +97,8 @@ public final class JsonReportWriter {
                 KernelRecord worst = records.stream().filter(r -> !r.stackUnknown())
                         .max(Comparator.comparingLong(KernelRecord::stack)).orElse(null);
                 json.writeNumberField("maxStack", worst == null ? 0 : worst.stack());
+                json.writeFieldName("worstKernel");
+                writeKernelOrNull(result, json, worst == null || worst.stack() == 0 ? null : worst);
                 json.writeStringField("usedBy", scan.usedBy());
                 json.writeEndObject();
             }
@@ -104,7 +115,8 @@ public final class JsonReportWriter {
         json.writeEndArray();
     }
 
-    private static void writeDevices(CheckResult result, JsonGenerator json) throws IOException {
+    private static void writeDevices(CheckResult result, JsonGenerator json, Map<KernelRecord, Integer> positions)
+            throws IOException {
         json.writeArrayFieldStart("devices");
         for (DeviceResult device : result.devices()) {
             DeviceSpec spec = device.device();
@@ -143,9 +155,29 @@ public final class JsonReportWriter {
                 writeKernel(result, json, record);
             }
             json.writeEndArray();
+            writeWhatIf(result, json, device);
+            // the image counted for every function, largest frame first, as positions in "kernels"
+            json.writeArrayFieldStart("selectedKernels");
+            for (KernelRecord record : device.selected()) {
+                json.writeNumber(positions.get(record));
+            }
+            json.writeEndArray();
             json.writeEndObject();
         }
         json.writeEndArray();
+    }
+
+    /**
+     * "What if the worst kernel's frame shrank": the next-largest known frame among the images this device runs, and
+     * the reservation that frame alone would cause (null without a worst kernel).
+     */
+    private static void writeWhatIf(CheckResult result, JsonGenerator json, DeviceResult device) throws IOException {
+        KernelRecord next = device.worst() == null ? null : device.selected().stream()
+                .filter(record -> !record.stackUnknown() && !record.equals(device.worst())).findFirst().orElse(null);
+        json.writeFieldName("nextWorstKernel");
+        writeKernelOrNull(result, json, next);
+        writeNullableNumber(json, "reservationIfWorstShrinksBytes", device.worst() == null ? null
+                : Reservation.bytesFor(device.device().maxResidentThreads(), next == null ? 0 : next.stack()));
     }
 
     private static void writeChoices(CheckResult result, JsonGenerator json, String field, List<FunctionChoice> choices)
@@ -172,10 +204,14 @@ public final class JsonReportWriter {
         json.writeEndArray();
     }
 
-    private static void writeKernels(CheckResult result, JsonGenerator json) throws IOException {
+    private static List<KernelRecord> sortedKernels(CheckResult result) {
         List<KernelRecord> all = new ArrayList<>(result.index().recordCount());
         result.index().imagesByFunction().values().forEach(all::addAll);
         all.sort(KERNEL_ORDER);
+        return all;
+    }
+
+    private static void writeKernels(CheckResult result, JsonGenerator json, List<KernelRecord> all) throws IOException {
         json.writeArrayFieldStart("kernels");
         for (KernelRecord record : all) {
             writeKernel(result, json, record);

@@ -1,0 +1,61 @@
+package io.github.cudastackbudget.core.report.html;
+
+import io.github.cudastackbudget.core.report.model.Figures;
+
+/** Escaping and the few markup fragments the page repeats. */
+final class Html {
+
+    private Html() {
+    }
+
+    /** Text for element content and attribute values: {@code & < > " '} escaped. */
+    static String escape(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            String replacement = switch (c) {
+                case '&' -> "&amp;";
+                case '<' -> "&lt;";
+                case '>' -> "&gt;";
+                case '"' -> "&quot;";
+                case '\'' -> "&#39;";
+                default -> null;
+            };
+            if (replacement != null && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (replacement != null) {
+                    out.append(replacement);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
+    /** {@code 2.58 GiB} with the exact bytes on hover; below 1 KiB just {@code 512 B}. */
+    static String bytes(long bytes) {
+        if (Math.abs(bytes) < 1024) {
+            return "<span class=\"bytes\">" + bytes + " B</span>";
+        }
+        return "<span class=\"bytes\" title=\"" + Figures.grouped(bytes) + " B\">" + Figures.human(bytes) + "</span>";
+    }
+
+    /** {@code 2.58 GiB (2,766,077,952 B)}: human and exact. */
+    static String bytesExact(long bytes) {
+        if (Math.abs(bytes) < 1024) {
+            return bytes + " B";
+        }
+        return Figures.human(bytes) + " <span class=\"exact\">(" + Figures.grouped(bytes) + " B)</span>";
+    }
+
+    /** A kernel's readable name, the mangled one on hover. */
+    static String kernelName(String displayName, String mangled) {
+        return "<span class=\"kname\" title=\"" + escape(mangled) + "\">" + escape(displayName) + "</span>";
+    }
+}

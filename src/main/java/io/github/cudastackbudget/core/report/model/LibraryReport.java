@@ -1,0 +1,29 @@
+package io.github.cudastackbudget.core.report.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One CUDA library (or archive member) that was read.
+ *
+ * @param path        the file that was scanned
+ * @param library     the library's name as kernels name it (file name, {@code libfoo.a(member.o)})
+ * @param kernels     distinct functions
+ * @param records     function images (one per function per SASS arch)
+ * @param sassArches  embedded SASS arches, ascending
+ * @param ptxArches   embedded PTX targets, ascending
+ * @param maxStack    the largest known frame in any image (0 when none)
+ * @param worstKernel the image with that frame, or null when no image has a frame
+ * @param usedBy      what uses it ({@code groupId:artifactId:version}), empty when not attributed
+ */
+public record LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
+        List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy) {
+
+    public LibraryReport {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(library, "library");
+        sassArches = List.copyOf(sassArches);
+        ptxArches = List.copyOf(ptxArches);
+        usedBy = usedBy == null ? "" : usedBy;
+    }
+}

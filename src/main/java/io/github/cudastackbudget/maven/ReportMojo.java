@@ -1,0 +1,243 @@
+package io.github.cudastackbudget.maven;
+
+import io.github.cudastackbudget.core.CheckException;
+import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.report.JsonReportWriter;
+import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.ReportModel;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.maven.doxia.sink.Sink;
+import org.apache.maven.model.FileSet;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.reporting.AbstractMavenReport;
+import org.apache.maven.reporting.MavenReportException;
+
+/**
+ * The "CUDA Stack Budget" page of the Maven site ({@code cuda-stack-budget.html}): per-device reservations, budgets
+ * and verdicts, a bar chart, the worst kernels per device, the libraries, and the functions a device would JIT or
+ * cannot run. Standalone ({@code mvn cuda-stack-budget:report}) the page goes to {@code target/reports/}.
+ *
+ * <p>Data: the JSON report that {@code check} wrote ({@code jsonReport}) when it is up to date, that is, not older
+ * than any file the configured {@code libraries}/{@code libraryFiles} match and not older than the POM, with every
+ * library it lists still present; otherwise this goal scans with its own configuration (the same parameters as
+ * {@code check}) and writes the JSON and text reports into {@code jsonReport}'s directory. A budget that is exceeded
+ * never fails the site: the page shows the verdict. Misuse (a bad size, an unknown engine, no cuobjdump where device
+ * code exists) fails the goal with one line.
+ *
+ * <p>Needs maven-site-plugin 3.20.0 or newer (Doxia 2); with an older one the goal stops with a line saying what to
+ * pin.
+ */
+@Mojo(name = "report", threadSafe = true)
+public class ReportMojo extends AbstractMavenReport {
+
+    /** Skip the report (the site then has no CUDA Stack Budget page). */
+    @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
+    private boolean skip;
+
+    /**
+     * The JSON report of {@code check}, rendered when up to date. When this goal scans itself, it writes its
+     * reports into this file's directory.
+     */
+    @Parameter(property = "cudaStackBudget.jsonReport",
+            defaultValue = "${project.build.directory}/cuda-stack-budget/cuda-stack-budget.json", required = true)
+    private File jsonReport;
+
+    /**
+     * Where the figures come from: {@code auto} (the JSON of {@code check} when up to date, else a scan),
+     * {@code json} (always the JSON, with a warning when it is stale; fails when it is missing) or {@code scan}
+     * (always scan).
+     */
+    @Parameter(property = "cudaStackBudget.reportSource", defaultValue = "auto")
+    private String reportSource;
+
+    /** Worst kernels listed per device (0 = every kernel with a stack frame). */
+    @Parameter(property = "cudaStackBudget.top", defaultValue = "25")
+    private int top;
+
+    /** What to scan, as in {@code check} (default: the build directory, {@code **}/{@code *.so} and friends). */
+    @Parameter
+    private List<FileSet> libraries;
+
+    /** Files to scan, named one by one, as in {@code check}. */
+    @Parameter
+    private List<File> libraryFiles;
+
+    /** The cuobjdump executable, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.cuobjdump")
+    private String cuobjdump;
+
+    /** How kernels are read, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
+    private String engine;
+
+    /** Target GPUs, as in {@code check}. */
+    @Parameter
+    private List<Device> devices;
+
+    /** Comma-separated catalog ids, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.devices")
+    private String devicePresets;
+
+    /** With no devices configured, look for local GPUs first, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.detectLocalDevices", defaultValue = "true")
+    private boolean detectLocalDevices;
+
+    /** Budget for every device without its own, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.maxReservation")
+    private String maxReservation;
+
+    /** Largest allowed stack frame per thread, as in {@code check}. */
+    @Parameter(property = "cudaStackBudget.maxStackPerThread")
+    private String maxStackPerThread;
+
+    /** Time limit in seconds for cuobjdump on one file. */
+    @Parameter(property = "cudaStackBudget.timeout", defaultValue = "600")
+    private int timeout;
+
+    /** Files read at once (0 = number of processors, at most 8). */
+    @Parameter(property = "cudaStackBudget.parallelism", defaultValue = "0")
+    private int parallelism;
+
+    @Override
+    public String getOutputName() {
+        return "cuda-stack-budget";
+    }
+
+    @Override
+    public String getName(Locale locale) {
+        return SiteReportRenderer.TITLE;
+    }
+
+    @Override
+    public String getDescription(Locale locale) {
+        return "Device memory the CUDA driver reserves for thread stacks on each target GPU, against its budget, and "
+                + "the kernels and libraries that cause it.";
+    }
+
+    @Override
+    public boolean canGenerateReport() {
+        if (skip) {
+            getLog().info("Skipping the CUDA Stack Budget report: cudaStackBudget.skip is set.");
+        }
+        return !skip;
+    }
+
+    @Override
+    protected void executeReport(Locale locale) throws MavenReportException {
+        Optional<String> siteVersion = SitePluginCompatibility.sitePluginVersion(project);
+        if (!SitePluginCompatibility.isDoxia2(Sink.class)) {
+            throw new MavenReportException(SitePluginCompatibility.message(siteVersion));
+        }
+        if (siteVersion.isPresent() && SitePluginCompatibility.isTooOld(siteVersion.get())) {
+            // standalone run (our own Doxia 2 renderer): this page works, but `mvn site` will not show it
+            getLog().warn("`mvn site` would not show this page: " + SitePluginCompatibility.message(siteVersion));
+        }
+        ReportData data = load();
+        new SiteReportRenderer(getSink(), data.model(), top, data.source()).render();
+    }
+
+    /** The model and one sentence saying where it came from. */
+    record ReportData(ReportModel model, String source) {
+    }
+
+    ReportData load() throws MavenReportException {
+        Log log = getLog();
+        ReportSource mode = ReportSource.parse(reportSource);
+        CheckParameters parameters = parameters();
+        try {
+            // misuse fails the goal even when an up-to-date JSON would make the scan unnecessary
+            parameters.validate();
+        } catch (MojoExecutionException e) {
+            throw new MavenReportException(e.getMessage(), e);
+        }
+        Path json = jsonReport.toPath();
+        if (mode != ReportSource.SCAN) {
+            JsonFreshness.Decision decision;
+            try {
+                decision = JsonFreshness.decide(json, parameters.fileSets(project), parameters.explicitFiles(),
+                        project.getFile() == null ? null : project.getFile().toPath());
+            } catch (IOException e) {
+                throw new MavenReportException("cannot compare the times of " + json + " and its inputs: "
+                        + e.getMessage(), e);
+            }
+            if (mode == ReportSource.JSON || decision.upToDate()) {
+                ReportModel model;
+                try {
+                    model = ReportModel.read(json);
+                } catch (IOException e) {
+                    if (mode == ReportSource.JSON) {
+                        throw new MavenReportException(e.getMessage(), e);
+                    }
+                    log.warn("Cannot render the JSON report: " + e.getMessage());
+                    return scan(parameters, json.getFileName() + " cannot be read");
+                }
+                List<String> missing = JsonFreshness.missingLibraries(
+                        model.libraries().stream().map(LibraryReport::path).toList());
+                if (mode == ReportSource.JSON || missing.isEmpty()) {
+                    if (!decision.upToDate()) {
+                        log.warn("Rendering " + json + " although it is stale (reportSource=json): " + decision.reason());
+                    }
+                    log.info("CUDA Stack Budget report from " + json + ": " + decision.reason());
+                    return new ReportData(model, "Figures from " + json.getFileName() + ", written by the check goal.");
+                }
+                return scan(parameters, json.getFileName() + " lists libraries that no longer exist: "
+                        + String.join(", ", missing));
+            }
+            return scan(parameters, decision.reason());
+        }
+        return scan(parameters, "reportSource is scan");
+    }
+
+    private ReportData scan(CheckParameters parameters, String reason) throws MavenReportException {
+        getLog().info("Scanning for the CUDA Stack Budget report: " + reason);
+        CheckRunner.Outcome outcome;
+        try {
+            outcome = CheckRunner.run(parameters.toOptions(project), new CheckMojo.MavenLogListener(getLog()));
+        } catch (MojoExecutionException | CheckException e) {
+            throw new MavenReportException(e.getMessage(), e);
+        }
+        outcome.violations().forEach(getLog()::warn);
+        Path written = outcome.reports().stream()
+                .filter(path -> path.getFileName().toString().equals(JsonReportWriter.FILE_NAME)).findFirst()
+                .orElseThrow(() -> new MavenReportException("the scan wrote no " + JsonReportWriter.FILE_NAME));
+        return new ReportData(read(written), "Figures from the report goal's own scan (" + reason + ").");
+    }
+
+    private static ReportModel read(Path json) throws MavenReportException {
+        try {
+            return ReportModel.read(json);
+        } catch (IOException e) {
+            throw new MavenReportException(e.getMessage(), e);
+        }
+    }
+
+    CheckParameters parameters() {
+        File directory = jsonReport.getAbsoluteFile().getParentFile();
+        return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, directory, top, false, timeout, parallelism);
+    }
+
+    /** The {@code reportSource} values. */
+    enum ReportSource {
+        AUTO, JSON, SCAN;
+
+        static ReportSource parse(String value) throws MavenReportException {
+            String text = value == null ? "auto" : value.strip().toLowerCase(Locale.ROOT);
+            for (ReportSource source : values()) {
+                if (source.name().toLowerCase(Locale.ROOT).equals(text)) {
+                    return source;
+                }
+            }
+            throw new MavenReportException("reportSource '" + value + "' is unknown: use auto, json or scan "
+                    + "(cudaStackBudget.reportSource)");
+        }
+    }
+}

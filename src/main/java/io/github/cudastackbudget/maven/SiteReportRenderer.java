@@ -1,0 +1,407 @@
+package io.github.cudastackbudget.maven;
+
+import io.github.cudastackbudget.core.report.model.DeviceReport;
+import io.github.cudastackbudget.core.report.model.Figures;
+import io.github.cudastackbudget.core.report.model.FunctionNote;
+import io.github.cudastackbudget.core.report.model.KernelRow;
+import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Verdict;
+import io.github.cudastackbudget.core.report.model.ViolationReport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.maven.doxia.sink.Sink;
+
+/**
+ * Renders the report model as the "CUDA Stack Budget" site page through Doxia sink events only (sections, paragraphs,
+ * tables, lists, one figure), so that the page takes the look of whatever skin the site uses. The bar chart is the
+ * figure: an SVG image given as a {@code data:} URI ({@link ReservationChartSvg}), not raw HTML.
+ *
+ * <p>Order: what the page is and where its data came from; the violations; the device summary table; the chart; per
+ * device, its worst kernels and the functions it would JIT or cannot run; the libraries; the warnings. Sizes are shown
+ * for people ({@code 2.58 GiB}) with the exact byte count next to them.
+ */
+final class SiteReportRenderer {
+
+    /** The page title and the report's name. */
+    static final String TITLE = "CUDA Stack Budget";
+
+    private final Sink sink;
+    private final ReportModel model;
+    private final int top;
+    private final String source;
+
+    /**
+     * @param sink   where the page goes
+     * @param model  what it shows
+     * @param top    worst kernels listed per device (0 = all with a stack frame)
+     * @param source one sentence: where the figures come from (the JSON of check, or the report's own scan)
+     */
+    SiteReportRenderer(Sink sink, ReportModel model, int top, String source) {
+        this.sink = sink;
+        this.model = model;
+        this.top = top;
+        this.source = source;
+    }
+
+    void render() {
+        sink.head();
+        sink.title();
+        sink.text(TITLE);
+        sink.title_();
+        sink.head_();
+        sink.body();
+        sink.section1();
+        sink.sectionTitle1();
+        sink.text(TITLE);
+        sink.sectionTitle1_();
+        paragraph("How much device memory the CUDA driver keeps for thread stacks on each target GPU: the largest "
+                + "per-thread stack frame (STACK) of a kernel the GPU would run, rounded up to 16 bytes, times the "
+                + "GPU's maximum resident threads. It stays reserved until the process ends.");
+        paragraph(summary());
+        paragraph(source);
+        if (model.noKernels()) {
+            paragraph("No CUDA kernels were found in the " + Figures.grouped(model.filesProbed())
+                    + " scanned file(s): nothing reserves stack memory beyond the driver's default.");
+            warnings();
+            sink.section1_();
+            sink.body_();
+            return;
+        }
+        violations();
+        devices();
+        chart();
+        section2("Worst kernels per device");
+        for (DeviceReport device : model.devices()) {
+            device(device);
+        }
+        sink.section2_();
+        libraries();
+        warnings();
+        sink.section1_();
+        sink.body_();
+    }
+
+    private String summary() {
+        long pass = model.devices().stream().filter(d -> d.status() == Verdict.PASS).count();
+        long fail = model.devices().stream().filter(d -> d.status() == Verdict.FAIL).count();
+        long skipped = model.devices().stream().filter(DeviceReport::skipped).count();
+        return model.devices().size() + " device(s) (" + model.deviceOrigin() + "): " + pass + " pass, " + fail
+                + " fail, " + skipped + " skipped. " + Figures.grouped(model.functionCount()) + " kernel function(s), "
+                + Figures.grouped(model.recordCount()) + " SASS image record(s) in " + model.libraries().size()
+                + " librar" + (model.libraries().size() == 1 ? "y" : "ies") + ". Engine: " + model.engine() + ".";
+    }
+
+    private void violations() {
+        if (model.violations().isEmpty()) {
+            return;
+        }
+        section2("Budget violations");
+        sink.list();
+        for (ViolationReport violation : model.violations()) {
+            sink.listItem();
+            sink.bold();
+            sink.text(violation.device());
+            sink.bold_();
+            sink.text(violation.reservation()
+                    ? ": stack reservation " + Figures.bytes(violation.actual()) + " exceeds maxReservation "
+                            + Figures.bytes(violation.limit())
+                    : ": stack frame of " + Figures.grouped(violation.actual()) + " B per thread exceeds maxStackPerThread "
+                            + Figures.grouped(violation.limit()) + " B");
+            sink.text("; kernel ");
+            code(violation.displayName());
+            sink.text(" [" + violation.arch() + "] in " + violation.library());
+            sink.listItem_();
+        }
+        sink.list_();
+        sink.section2_();
+    }
+
+    private void devices() {
+        section2("Devices");
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
+            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
+            Sink.JUSTIFY_LEFT}, false);
+        headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Over default", "Budget",
+                "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+        for (DeviceReport device : model.devices()) {
+            sink.tableRow();
+            sink.tableCell();
+            sink.text(device.name());
+            sink.lineBreak();
+            sink.text(device.targetArch() + ", " + Figures.grouped(device.maxResidentThreads()) + " threads");
+            sink.tableCell_();
+            verdictCell(device.status());
+            if (device.skipped()) {
+                cell("");
+                cell("");
+                cell("");
+            } else {
+                cell(Figures.human(device.reservationBytes()));
+                cell(Figures.grouped(device.reservationBytes()));
+                cell(Figures.human(device.incrementBytes()));
+            }
+            cell(device.budgetBytes() == null ? "none" : Figures.human(device.budgetBytes()));
+            cell(device.budgetBytes() == null || device.skipped() ? "" : device.percentOfBudget());
+            cell(device.chosenArch() == null ? "" : device.chosenArch());
+            sink.tableCell();
+            KernelRow worst = device.worstKernel();
+            if (worst != null && !device.skipped()) {
+                code(worst.displayName());
+                sink.lineBreak();
+                sink.text(worst.arch() + ", " + worst.library() + ", " + worst.stackLabel() + " B per thread");
+            }
+            sink.tableCell_();
+            cell(notes(device));
+            sink.tableRow_();
+        }
+        sink.tableRows_();
+        sink.table_();
+        paragraph("Over default: the part of the reservation above the driver's default of 1,024 B per thread, which "
+                + "every CUDA context holds anyway. Exact budgets are in each device's section below. A device is "
+                + "skipped when no embedded SASS image or PTX can run on it.");
+        sink.section2_();
+    }
+
+    private static String notes(DeviceReport device) {
+        List<String> notes = new ArrayList<>();
+        if (device.skipped()) {
+            notes.add("skipped: " + device.skipReason());
+        }
+        if (device.fellBack() && device.chosenArch() != null) {
+            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
+        }
+        if (device.memoryBytes() != null && !device.skipped()) {
+            notes.add(device.percentOfMemory() + " of " + Figures.human(device.memoryBytes()) + " memory");
+        }
+        return String.join("; ", notes);
+    }
+
+    private void chart() {
+        String uri = ReservationChartSvg.dataUri(model.devices());
+        if (uri == null) {
+            return;
+        }
+        section2("Reservation against budget");
+        sink.figure();
+        sink.figureGraphics(uri);
+        sink.figureCaption();
+        sink.text("Stack reservation per device (bars, one scale for all devices); dashed mark: the device's budget; "
+                + "right: share of the budget and of the device's memory. Red: over budget, orange: at 80% of the "
+                + "budget or more.");
+        sink.figureCaption_();
+        sink.figure_();
+        sink.section2_();
+    }
+
+    private void device(DeviceReport device) {
+        sink.section3();
+        sink.sectionTitle3();
+        sink.text(device.name() + ": " + device.status().id());
+        sink.sectionTitle3_();
+        if (device.skipped()) {
+            paragraph("Skipped: " + device.skipReason());
+            figuresSource(device);
+            sink.section3_();
+            return;
+        }
+        paragraph("Reservation " + Figures.bytes(device.reservationBytes()) + " = "
+                + Figures.grouped(device.maxResidentThreads()) + " threads x " + Figures.grouped(device.stackLimitBytes())
+                + " B" + (device.budgetBytes() == null ? "; no budget (set maxReservation to gate this device)"
+                        : "; budget " + Figures.bytes(device.budgetBytes()) + " (" + device.percentOfBudget() + " used)")
+                + ". Images run: " + device.imageCounts().entrySet().stream()
+                        .map(e -> e.getKey() + " (" + e.getValue() + " functions)").collect(Collectors.joining(", "))
+                + ".");
+        if (device.worstKernel() != null && device.savingIfWorstShrinksBytes() != null
+                && device.savingIfWorstShrinksBytes() > 0) {
+            paragraph("If " + device.worstKernel().displayName() + " shrank to the next-largest frame ("
+                    + (device.nextWorstKernel() == null ? "0" : Figures.grouped(device.nextWorstKernel().stack()))
+                    + " B), the reservation would be " + Figures.bytes(device.reservationIfWorstShrinksBytes())
+                    + ", " + Figures.human(device.savingIfWorstShrinksBytes()) + " less.");
+        }
+        List<KernelRow> worst = device.worstKernels(top);
+        int all = device.kernelsWithFrame().size();
+        if (worst.isEmpty()) {
+            paragraph("No kernel this device runs has a stack frame.");
+        } else {
+            paragraph("Kernels with a stack frame, largest first" + (worst.size() < all
+                    ? " (the " + worst.size() + " largest of " + all + "; set top to 0 to list all)" : "") + ":");
+            kernelTable(worst);
+        }
+        notes("Kernels with an UNKNOWN frame (recursion or indirect calls; not in the figure above)",
+                device.unknownStack().stream().map(k -> k.displayName() + " [" + k.arch() + "] in " + k.library())
+                        .toList());
+        notes("Functions this device would JIT-compile from PTX (frame unknown at build time)",
+                device.jit().stream().map(n -> describe(n) + (n.jitFrom() == null ? "" : ", from " + n.jitFrom()))
+                        .toList());
+        notes("Functions that cannot run on this device (no usable SASS or PTX)",
+                device.cannotRun().stream().map(SiteReportRenderer::describe).toList());
+        notes("Functions with an undocumented choice of image (the larger frame is counted)",
+                device.ambiguous().stream().map(n -> describe(n) + ": counted " + n.countedArch() + ", also "
+                        + String.join(", ", n.otherArches())).toList());
+        figuresSource(device);
+        sink.section3_();
+    }
+
+    private void figuresSource(DeviceReport device) {
+        if (!device.figuresSource().isEmpty()) {
+            sink.paragraph();
+            sink.italic();
+            sink.text("Device figures (" + Figures.grouped(device.maxResidentThreads()) + " resident threads"
+                    + (device.memoryBytes() == null ? "" : ", " + Figures.bytes(device.memoryBytes()) + " memory")
+                    + "): " + device.figuresSource());
+            sink.italic_();
+            sink.paragraph_();
+        }
+    }
+
+    private static String describe(FunctionNote note) {
+        return note.displayName() + " in " + note.library();
+    }
+
+    private void kernelTable(List<KernelRow> kernels) {
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT,
+            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT}, false);
+        headerRow("Kernel", "Library", "Arch", "STACK (B)", "LOCAL (B)", "SHARED (B)", "REG");
+        for (KernelRow kernel : kernels) {
+            sink.tableRow();
+            sink.tableCell();
+            code(kernel.displayName());
+            sink.tableCell_();
+            cell(kernel.library());
+            cell(kernel.arch());
+            cell(kernel.stackLabel());
+            cell(Figures.grouped(kernel.local()));
+            cell(Figures.grouped(kernel.shared()));
+            cell(Integer.toString(kernel.registers()));
+            sink.tableRow_();
+        }
+        sink.tableRows_();
+        sink.table_();
+    }
+
+    private void libraries() {
+        section2("Libraries");
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
+            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+        headerRow("Library", "Kernels", "SASS arches", "PTX", "Worst frame (B)", "Worst kernel", "Used by");
+        for (LibraryReport library : model.libraries()) {
+            sink.tableRow();
+            sink.tableCell();
+            sink.bold();
+            sink.text(library.library());
+            sink.bold_();
+            sink.lineBreak();
+            sink.italic();
+            sink.text(library.path());
+            sink.italic_();
+            sink.tableCell_();
+            cell(Figures.grouped(library.kernels()));
+            cell(String.join(", ", library.sassArches()));
+            cell(String.join(", ", library.ptxArches()));
+            cell(Figures.grouped(library.maxStack()));
+            sink.tableCell();
+            if (library.worstKernel() != null) {
+                code(library.worstKernel().displayName());
+                sink.text(" [" + library.worstKernel().arch() + "]");
+            }
+            sink.tableCell_();
+            cell(library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy());
+            sink.tableRow_();
+        }
+        sink.tableRows_();
+        sink.table_();
+        sink.section2_();
+    }
+
+    private void warnings() {
+        if (!model.warnings().isEmpty()) {
+            notes("Warnings", model.warnings(), true);
+        }
+    }
+
+    private void notes(String title, List<String> lines) {
+        notes(title, lines, false);
+    }
+
+    private void notes(String title, List<String> lines, boolean section) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        if (section) {
+            section2(title);
+        } else {
+            paragraph(title + " (" + lines.size() + "):");
+        }
+        // per-device lists can hold thousands of functions in a large library: cut to top like the kernel tables
+        List<String> shown = section || top <= 0 || lines.size() <= top ? lines : lines.subList(0, top);
+        sink.list();
+        for (String line : shown) {
+            sink.listItem();
+            sink.text(line);
+            sink.listItem_();
+        }
+        if (shown.size() < lines.size()) {
+            sink.listItem();
+            sink.italic();
+            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (set top to 0 to list all)");
+            sink.italic_();
+            sink.listItem_();
+        }
+        sink.list_();
+        if (section) {
+            sink.section2_();
+        }
+    }
+
+    private void section2(String title) {
+        sink.section2();
+        sink.sectionTitle2();
+        sink.text(title);
+        sink.sectionTitle2_();
+    }
+
+    private void paragraph(String text) {
+        sink.paragraph();
+        sink.text(text);
+        sink.paragraph_();
+    }
+
+    private void headerRow(String... titles) {
+        sink.tableRow();
+        for (String title : titles) {
+            sink.tableHeaderCell();
+            sink.text(title);
+            sink.tableHeaderCell_();
+        }
+        sink.tableRow_();
+    }
+
+    private void cell(String text) {
+        sink.tableCell();
+        sink.text(text);
+        sink.tableCell_();
+    }
+
+    private void verdictCell(Verdict verdict) {
+        sink.tableCell();
+        if (verdict == Verdict.FAIL) {
+            sink.bold();
+            sink.text("FAIL");
+            sink.bold_();
+        } else {
+            sink.text(verdict.name());
+        }
+        sink.tableCell_();
+    }
+
+    private void code(String text) {
+        sink.monospaced();
+        sink.text(text);
+        sink.monospaced_();
+    }
+}
