@@ -112,6 +112,7 @@ public final class StackBudgetCheck {
             throw new CheckException(e.getMessage(), e);
         }
         int filesProbed = discovery.filesProbed() + jarEntries.size();
+        jarEntries = withoutScannedFiles(jarEntries, files, listener);
         if (files.isEmpty() && jarEntries.isEmpty()) {
             return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
                     request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
@@ -246,6 +247,31 @@ public final class StackBudgetCheck {
             listener.info("device " + name + ": " + device.ambiguous().size() + " function(s) have both a base and a "
                     + "family image loadable; NVIDIA documents no choice, so the larger frame is counted");
         }
+    }
+
+    /** JAR entries minus those whose bytes equal a file scanned anyway (a build-output library the JAR packages). */
+    private static List<JarEntryLibrary> withoutScannedFiles(List<JarEntryLibrary> entries, List<DeviceCodeProbe> files,
+            CheckListener listener) throws CheckException {
+        List<JarEntryLibrary> kept = new ArrayList<>();
+        for (JarEntryLibrary entry : entries) {
+            Path same = null;
+            for (DeviceCodeProbe file : files) {
+                try {
+                    if (entry.sameBytesAs(file.file())) {
+                        same = file.file();
+                        break;
+                    }
+                } catch (java.io.IOException e) {
+                    throw new CheckException("library '" + file.file() + "' cannot be read: " + e.getMessage(), e);
+                }
+            }
+            if (same == null) {
+                kept.add(entry);
+            } else {
+                listener.info("  " + entry.label() + ": the same bytes as " + same + ", which is scanned as a file");
+            }
+        }
+        return kept;
     }
 
     /** A scan of a JAR entry: its library labels read {@code app.jar!/...}. */

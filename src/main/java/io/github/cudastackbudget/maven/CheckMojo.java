@@ -14,6 +14,7 @@ import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.project.MavenProject;
 
 /**
@@ -29,7 +30,8 @@ import org.apache.maven.project.MavenProject;
  * <p>Reports: {@code cuda-stack-budget.json} and {@code cuda-stack-budget.txt} in {@code outputDirectory}, written
  * before the verdict.
  */
-@Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+@Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true,
+        requiresDependencyResolution = ResolutionScope.TEST)
 public class CheckMojo extends AbstractMojo {
 
     /** Skip the check (one log line says so). */
@@ -59,9 +61,39 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "cudaStackBudget.cuobjdump")
     private String cuobjdump;
 
-    /** How kernels are read: {@code auto} (cuobjdump in this version), {@code cuobjdump} or {@code native} (planned). */
+    /**
+     * How kernels are read: {@code native} (the plugin's own reader: no CUDA toolkit needed), {@code cuobjdump}
+     * (NVIDIA's tool), or {@code auto}: native, and cuobjdump for any file whose layout the native reader does not know.
+     */
     @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
     private String engine;
+
+    /**
+     * Look into the project's own JAR (when it has been built, i.e. from the {@code package} phase on) for native
+     * libraries matching {@code jarIncludes}, read in place by the native reader. Labels read
+     * {@code app-1.0.jar!/native/libx.so}.
+     */
+    @Parameter(property = "cudaStackBudget.scanProjectJar", defaultValue = "true")
+    private boolean scanProjectJar;
+
+    /**
+     * Also look into the project's dependency JARs of {@code dependencyScopes} (e.g. a JavaCPP or RAPIDS artifact that
+     * ships CUDA libraries); each library is attributed to its artifact in the "used by" listing.
+     */
+    @Parameter(property = "cudaStackBudget.scanDependencies", defaultValue = "false")
+    private boolean scanDependencies;
+
+    /** The dependency scopes {@code scanDependencies} covers, comma-separated. */
+    @Parameter(property = "cudaStackBudget.dependencyScopes", defaultValue = "compile,runtime")
+    private String dependencyScopes;
+
+    /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
+    @Parameter
+    private List<String> jarIncludes;
+
+    /** JAR entry patterns to leave out. */
+    @Parameter
+    private List<String> jarExcludes;
 
     /**
      * Target GPUs, each a {@code <device>} with a catalog {@code <preset>} or explicit figures ({@code <name>},
@@ -170,7 +202,8 @@ public class CheckMojo extends AbstractMojo {
     CheckOptions options() throws MojoExecutionException {
         return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, timeout,
-                parallelism).toOptions(project);
+                parallelism, new JarScanParameters(scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
+                        jarExcludes)).toOptions(project, getLog()::info);
     }
 
     /** Sends the core's progress to the Maven log. */

@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.budget.SizeLimit;
 import io.github.cudastackbudget.core.device.DeviceResolver;
 import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,11 +37,12 @@ import org.apache.maven.project.MavenProject;
  * @param verbose            per-kernel and per-library listing in the log
  * @param timeoutSeconds     time limit of cuobjdump on one file
  * @param parallelism        files read at once (0 = processors, at most 8)
+ * @param jars               which JARs are looked into for native libraries
  */
 record CheckParameters(List<FileSet> libraries, List<File> libraryFiles, String cuobjdump, String engine,
         List<Device> devices, String devicePresets, boolean detectLocalDevices, String maxReservation,
         String maxStackPerThread, File outputDirectory, int top, boolean verbose, int timeoutSeconds,
-        int parallelism) {
+        int parallelism, JarScanParameters jars) {
 
     /** The file sets to scan, relative directories resolved against the project's base directory. */
     List<FileSetSpec> fileSets(MavenProject project) {
@@ -67,6 +69,14 @@ record CheckParameters(List<FileSet> libraries, List<File> libraryFiles, String 
      * @throws MojoExecutionException a parameter the core does not validate is out of range
      */
     CheckOptions toOptions(MavenProject project) throws MojoExecutionException {
+        return toOptions(project, line -> { });
+    }
+
+    /**
+     * @param log receives informational lines (e.g. the project's JAR is not built yet)
+     * @throws MojoExecutionException a parameter the core does not validate is out of range
+     */
+    CheckOptions toOptions(MavenProject project, java.util.function.Consumer<String> log) throws MojoExecutionException {
         checkTimeout();
         int threads = parallelism > 0 ? parallelism : Math.min(8, Runtime.getRuntime().availableProcessors());
         return new CheckOptions(fileSets(project), explicitFiles(),
@@ -74,7 +84,7 @@ record CheckParameters(List<FileSet> libraries, List<File> libraryFiles, String 
                 Duration.ofSeconds(timeoutSeconds), threads,
                 devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
-                System.getenv());
+                System.getenv(), jars == null ? JarScanOptions.NONE : jars.toOptions(project, log));
     }
 
     /**

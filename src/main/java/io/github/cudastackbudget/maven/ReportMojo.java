@@ -17,6 +17,7 @@ import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.reporting.AbstractMavenReport;
 import org.apache.maven.reporting.MavenReportException;
 
@@ -35,7 +36,7 @@ import org.apache.maven.reporting.MavenReportException;
  * <p>Needs maven-site-plugin 3.20.0 or newer (Doxia 2); with an older one the goal stops with a line saying what to
  * pin.
  */
-@Mojo(name = "report", threadSafe = true)
+@Mojo(name = "report", threadSafe = true, requiresDependencyResolution = ResolutionScope.TEST)
 public class ReportMojo extends AbstractMavenReport {
 
     /** Skip the report (the site then has no CUDA Stack Budget page). */
@@ -77,6 +78,33 @@ public class ReportMojo extends AbstractMavenReport {
     /** How kernels are read, as in {@code check}. */
     @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
     private String engine;
+
+    /**
+     * Look into the project's own JAR (when it has been built, i.e. from the {@code package} phase on) for native
+     * libraries matching {@code jarIncludes}, read in place by the native reader. Labels read
+     * {@code app-1.0.jar!/native/libx.so}.
+     */
+    @Parameter(property = "cudaStackBudget.scanProjectJar", defaultValue = "true")
+    private boolean scanProjectJar;
+
+    /**
+     * Also look into the project's dependency JARs of {@code dependencyScopes} (e.g. a JavaCPP or RAPIDS artifact that
+     * ships CUDA libraries); each library is attributed to its artifact in the "used by" listing.
+     */
+    @Parameter(property = "cudaStackBudget.scanDependencies", defaultValue = "false")
+    private boolean scanDependencies;
+
+    /** The dependency scopes {@code scanDependencies} covers, comma-separated. */
+    @Parameter(property = "cudaStackBudget.dependencyScopes", defaultValue = "compile,runtime")
+    private String dependencyScopes;
+
+    /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
+    @Parameter
+    private List<String> jarIncludes;
+
+    /** JAR entry patterns to leave out. */
+    @Parameter
+    private List<String> jarExcludes;
 
     /** Target GPUs, as in {@code check}. */
     @Parameter
@@ -222,7 +250,8 @@ public class ReportMojo extends AbstractMavenReport {
     CheckParameters parameters() {
         File directory = jsonReport.getAbsoluteFile().getParentFile();
         return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
-                detectLocalDevices, maxReservation, maxStackPerThread, directory, top, false, timeout, parallelism);
+                detectLocalDevices, maxReservation, maxStackPerThread, directory, top, false, timeout, parallelism,
+                new JarScanParameters(scanProjectJar, scanDependencies, dependencyScopes, jarIncludes, jarExcludes));
     }
 
     /** The {@code reportSource} values. */

@@ -20,9 +20,11 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
  * @param size       the entry's uncompressed size in bytes
  * @param stored     true when the entry is stored without compression (it can then be mapped)
  * @param dataOffset where a stored entry's bytes start in the JAR
+ * @param crc        the entry's CRC-32 from the JAR's directory
  * @param usedBy     who ships the JAR
  */
-public record JarEntryLibrary(Path jar, String entryName, long size, boolean stored, long dataOffset, String usedBy) {
+public record JarEntryLibrary(Path jar, String entryName, long size, boolean stored, long dataOffset, long crc,
+        String usedBy) {
 
     /** Entries larger than this cannot be held in one buffer. */
     static final long MAX_ENTRY_BYTES = Integer.MAX_VALUE - 8L;
@@ -31,6 +33,26 @@ public record JarEntryLibrary(Path jar, String entryName, long size, boolean sto
         Objects.requireNonNull(jar, "jar");
         Objects.requireNonNull(entryName, "entryName");
         usedBy = usedBy == null ? "" : usedBy;
+    }
+
+    /**
+     * Whether a file on disk holds exactly this entry's bytes (same size and CRC-32), e.g. a library of the build
+     * output that the project's JAR also packages: it is then scanned once, as the file.
+     */
+    public boolean sameBytesAs(Path file) throws IOException {
+        if (java.nio.file.Files.size(file) != size) {
+            return false;
+        }
+        java.util.zip.CRC32 checksum = new java.util.zip.CRC32();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+            while (channel.read(buffer) > 0) {
+                buffer.flip();
+                checksum.update(buffer);
+                buffer.clear();
+            }
+        }
+        return checksum.getValue() == crc;
     }
 
     /** The label reports use: {@code app.jar!/native/libx.so} (interface.md). */

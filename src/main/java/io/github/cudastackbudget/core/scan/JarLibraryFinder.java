@@ -52,7 +52,7 @@ public final class JarLibraryFinder {
                 }
                 boolean stored = entry.getMethod() == ZipArchiveEntry.STORED;
                 found.add(new JarEntryLibrary(input.jar().toAbsolutePath().normalize(), name, entry.getSize(), stored,
-                        stored ? entry.getDataOffset() : -1, input.usedBy()));
+                        stored ? entry.getDataOffset() : -1, entry.getCrc(), input.usedBy()));
             }
         } catch (IOException e) {
             throw new LibraryDiscovery.DiscoveryException("JAR '" + input.jar() + "' cannot be read as a ZIP archive ("

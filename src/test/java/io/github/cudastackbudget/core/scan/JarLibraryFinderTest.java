@@ -117,7 +117,7 @@ class JarLibraryFinderTest {
         JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(jar, ""), List.of("native/**/libframes.so"),
                 List.of()).get(0);
         JarEntryLibrary beyond = new JarEntryLibrary(entry.jar(), entry.entryName(), entry.size(), true,
-                Files.size(jar) - 10, "");
+                Files.size(jar) - 10, entry.crc(), "");
         assertThatThrownBy(beyond::read).isInstanceOf(IOException.class)
                 .hasMessageContaining("app-1.0.jar!/native/linux-x86_64/libframes.so").hasMessageContaining("beyond");
     }
