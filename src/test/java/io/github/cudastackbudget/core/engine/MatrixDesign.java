@@ -1,0 +1,61 @@
+package io.github.cudastackbudget.core.engine;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The figures the kernels of {@code src/test/cuda/native-matrix} were written to have, independent of any tool: a
+ * wrong log and a wrong engine cannot agree on them. Lower bounds where the compiler adds its own bytes.
+ */
+final class MatrixDesign {
+
+    /** The kernels of matrix.cu (mangled where C++). */
+    static final Set<String> MATRIX_KERNELS = Set.of("m_empty", "m_frame_256", "m_frame_4k", "m_frame_16k", "m_shared",
+            "m_noinline", "m_recursive", "m_indirect", "m_printf", "m_big_param", "m_globals", "_Z9m_mangledPix");
+
+    /** The kernels of rdc_a.cu and rdc_b.cu. */
+    static final Set<String> RDC_A_KERNELS = Set.of("r_cross_frame", "r_cross_recursive", "r_plain");
+    static final Set<String> RDC_B_KERNELS = Set.of("r_b_kernel");
+    /** The device functions of rdc_b.cu, listed as functions of their own in relocatable and device-linked code. */
+    static final Set<String> RDC_B_DEVICE_FUNCTIONS = Set.of("_Z10ext_helperPii", "_Z13ext_recursivei");
+
+    /** Per-thread stack a kernel must at least have (its volatile local arrays, its callees' arrays). */
+    static final Map<String, Long> MIN_STACK = Map.of(
+            "m_frame_256", 256L,
+            "m_frame_4k", 4096L,
+            "m_frame_16k", 16384L,
+            "m_noinline", 1024L);
+
+    /** The same after device linking (rdc): own frame plus the deepest callee across files. */
+    static final Map<String, Long> MIN_LINKED_STACK = Map.of(
+            "r_cross_frame", 512L + 512L,
+            "r_b_kernel", 64L);
+
+    /** Kernels with no local memory and no call: STACK 0 in every form. */
+    static final Set<String> NO_STACK = Set.of("m_empty", "m_shared", "r_plain");
+
+    /** Static {@code __shared__} bytes, without the 1 KiB the driver reserves on sm_90 and newer. */
+    static final Map<String, Long> STATIC_SHARED = Map.of("m_shared", 512L * 4 + 200L * 4, "r_plain", 64L * 4);
+
+    /** matrix.cu's {@code __device__} globals: m_counters[1024] and m_total. */
+    static final long MIN_MATRIX_GLOBALS = 1024L * 4 + 4;
+
+    /** matrix.cu's {@code __constant__ float m_table[300]}. */
+    static final long MATRIX_CONSTANT_TABLE = 300L * 4;
+
+    /** The by-value parameter of m_big_param. */
+    static final long BIG_PARAM = 200L * 4;
+
+    private MatrixDesign() {
+    }
+
+    /** SHARED as cuobjdump and the cubin count it: the 1 KiB system reservation is included on sm_90 and newer. */
+    static long sharedWithReservation(String arch, long smem) {
+        return smem + (smNumber(arch) >= 90 ? 1024 : 0);
+    }
+
+    /** {@code sm_100f} to 100. */
+    static int smNumber(String arch) {
+        return Integer.parseInt(arch.replaceAll("^(?:sm|compute)_(\\d+)[af]?$", "$1"));
+    }
+}
