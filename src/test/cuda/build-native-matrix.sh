@@ -12,7 +12,8 @@
 #                                  default, size, speed, none, compress-all (zstd ELF entries),
 #                                  compress-all-speed (LZ4 ELF entries); SASS + PTX targets in MODE_GENCODES
 #   so/libmatrix_mixed.so          one library mixing 13 SASS gencodes (a/f variants) and a PTX target
-#   so/libmatrix_debug.so          nvcc -G (compressed cubins, debug flag, recursion reported by ptxas)
+#   so/libmatrix_debug.so          nvcc -G (compressed cubins, debug flag, recursion reported by ptxas), built as
+#   so/libmatrix_debug-longid.so   "matrix.cu" and as a 50-byte relative path (fatbin entry headers 0x50 and 0x78)
 #   so/libmatrix_ptx.so            PTX only (code=compute_90): no SASS at all
 #   fatbin/matrix[_size].fatbin    nvcc -fatbin, uncompressed ELF entries and -compress-mode=size
 #   rdc/rdc_a.o rdc/rdc_b.o        nvcc -rdc=true -c (relocatable cubins in __nv_relfatbin)
@@ -88,6 +89,7 @@ gencodes() {
 }
 
 mkdir -p "$OUT_DIR"
+OUT_DIR="$(cd "$OUT_DIR" && pwd)" # absolute: some builds run in the source directory
 # Build into a scratch directory and move the results in at the end, so an interrupted build never
 # leaves outputs that look up to date.
 WORK="$(mktemp -d "$OUT_DIR/.build.XXXXXX")"
@@ -176,11 +178,20 @@ run_job libmatrix_mixed.so bash -c 'log="$1"; shift; nvcc "$@" >"$log" 2>&1' _ "
 manifest so/libmatrix_mixed.so so-mixed "$(join "${MIXED_SASS[@]}")" "$(join "${MIXED_PTX[@]}")" \
     logs/libmatrix_mixed.so.ptxas.log
 
-# --- -G (debug) library
+# --- -G (debug) libraries. Their fatbin entries carry the source path as given to nvcc (the "identifier"), and
+# the entry header grows with it (0x40 + the path rounded up to 8 bytes), so the path is fixed here, not the
+# checkout's: "matrix.cu" (header 0x50), and a 50-byte "./././...matrix.cu" (header 0x78).
 mapfile -t DEBUG_GENCODES < <(gencodes sass "${DEBUG_SASS[@]}")
-run_job libmatrix_debug.so bash -c 'log="$1"; shift; nvcc "$@" >"$log" 2>&1' _ "$WORK/logs/libmatrix_debug.so.ptxas.log" \
-    -G "${DEBUG_GENCODES[@]}" -Xptxas -v "${SO_FLAGS[@]}" -o "$WORK/so/libmatrix_debug.so" "$MATRIX"
-manifest so/libmatrix_debug.so so-debug "$(join "${DEBUG_SASS[@]}")" "" logs/libmatrix_debug.so.ptxas.log
+LONG_ID="$(printf './%.0s' {1..20})matrix.cu"
+for variant in debug debug-longid; do
+    name="libmatrix_$variant.so"
+    source=matrix.cu
+    [[ "$variant" == debug-longid ]] && source="$LONG_ID"
+    run_job "$name" bash -c 'log="$1"; dir="$2"; shift 2; cd "$dir" && nvcc "$@" >"$log" 2>&1' _ \
+        "$WORK/logs/$name.ptxas.log" "$SRC_DIR" \
+        -G "${DEBUG_GENCODES[@]}" -Xptxas -v "${SO_FLAGS[@]}" -o "$WORK/so/$name" "$source"
+    manifest "so/$name" so-debug "$(join "${DEBUG_SASS[@]}")" "" "logs/$name.ptxas.log"
+done
 
 # --- PTX-only library (ptxas does not run: no log)
 mapfile -t PTX_GENCODES < <(gencodes ptx "${PTX_ONLY[@]}")

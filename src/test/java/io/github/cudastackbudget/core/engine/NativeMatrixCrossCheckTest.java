@@ -80,6 +80,25 @@ class NativeMatrixCrossCheckTest {
         }));
     }
 
+    /**
+     * Reproducer: {@code -G} entries carry the source path as given to nvcc, and their header grows with it
+     * (0x40 + the path rounded up to 8). The native reader accepted only the header sizes seen so far (0x40 ... 0x70)
+     * and failed on libmatrix_debug-longid.so (50-byte path, header 0x78), i.e. on any -G library built from a path
+     * longer than about 40 bytes.
+     */
+    @TestFactory
+    Stream<DynamicNode> debugBuildsReadTheSameWhateverTheSourcePathLength() {
+        NativeMatrix.Binary reference = NativeMatrix.named("so/libmatrix_debug.so");
+        NativeMatrix.Binary longId = NativeMatrix.named("so/libmatrix_debug-longid.so");
+        return Stream.of(dynamicTest(longId.fileName() + " (entry header 0x78) vs " + reference.fileName(), () -> {
+            LibraryScan expected = read(reference);
+            LibraryScan actual = read(longId);
+            assertTrue(!expected.records().isEmpty(), reference + " has records");
+            assertEquals(neutral(expected.records(), reference.fileName()), neutral(actual.records(), longId.fileName()),
+                    longId + ": records differ from " + reference);
+        }));
+    }
+
     /** The records as strings without the library label, in engine order. */
     private static List<String> neutral(List<KernelRecord> records, String label) {
         return records.stream().map(record -> {
