@@ -4,6 +4,7 @@
 
 extern __device__ int ext_helper(int* out, int i);      // rdc_b.cu, own frame >= 512 bytes
 extern __device__ int ext_recursive(int n);             // rdc_b.cu, recursive
+extern __device__ int (*ext_op)(int);                   // rdc_b.cu, points to ext_square (own frame >= 128 bytes)
 
 // Own frame >= 512 bytes, plus ext_helper's frame: STACK >= 1024 after nvlink.
 extern "C" __global__ void r_cross_frame(int* out, int i)
@@ -19,6 +20,12 @@ extern "C" __global__ void r_cross_frame(int* out, int i)
 extern "C" __global__ void r_cross_recursive(int* out, int n)
 {
     out[threadIdx.x] = ext_recursive(n);
+}
+
+// An indirect call across files: nvlink knows the possible targets and adds ext_square's frame: STACK >= 128.
+extern "C" __global__ void r_cross_indirect(int* out, int i)
+{
+    out[threadIdx.x] = ext_op(i);
 }
 
 // No call, 256 bytes of static shared memory: STACK 0 in every form; SHARED 256 in the objects

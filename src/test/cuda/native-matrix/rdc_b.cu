@@ -17,6 +17,16 @@ __device__ __noinline__ int ext_recursive(int n)
     return ext_recursive(n - 1) + ext_recursive(n - 2);
 }
 
+__device__ __noinline__ int ext_square(int v)
+{
+    volatile int squares[32];   // 128 bytes of own frame
+    squares[v & 31] = v * v;
+    return squares[(v + 1) & 31];
+}
+
+// called through this pointer from rdc_a.cu
+__device__ int (*ext_op)(int) = ext_square;
+
 // A kernel of its own in file B, with a small local frame: STACK >= 64.
 extern "C" __global__ void r_b_kernel(int* out, int i)
 {

@@ -85,6 +85,21 @@ class BuildLogTest {
     }
 
     @Test
+    void relocatableObjectLogsListTheDesignedKernelsPerTarget() {
+        BuildLog a = NativeMatrix.named("rdc/rdc_a.o").readLogs().get(0);
+        BuildLog b = NativeMatrix.named("rdc/rdc_b.o").readLogs().get(0);
+
+        for (String arch : NativeMatrix.named("rdc/rdc_a.o").sass()) {
+            assertThat(a.functionsOf(arch)).extracting(LoggedFunction::name).as(arch)
+                    .containsExactlyInAnyOrderElementsOf(MatrixDesign.RDC_A_KERNELS);
+            assertThat(b.functionsOf(arch)).filteredOn(LoggedFunction::entry).extracting(LoggedFunction::name).as(arch)
+                    .containsExactlyInAnyOrderElementsOf(MatrixDesign.RDC_B_KERNELS);
+            assertThat(a.functionsOf(arch)).allSatisfy(function -> assertThat(function.stack())
+                    .as("ptxas prints no cumulative stack for relocatable code").isZero());
+        }
+    }
+
+    @Test
     void relocatableObjectLogsListDeviceFunctionsWithTheirTarget() {
         BuildLog log = NativeMatrix.named("rdc/rdc_b.o").readLogs().get(0);
 
@@ -111,8 +126,10 @@ class BuildLogTest {
         for (String arch : log.arches()) {
             Map<String, LoggedFunction> byName = log.functionsOf(arch).stream()
                     .collect(Collectors.toMap(LoggedFunction::name, function -> function));
-            assertThat(byName.keySet()).as(arch).containsExactlyInAnyOrder("r_cross_frame", "r_cross_recursive",
-                    "r_plain", "r_b_kernel");
+            assertThat(byName.keySet()).as(arch).containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(MatrixDesign.RDC_A_KERNELS.stream(), MatrixDesign.RDC_B_KERNELS.stream()).toList());
+            assertThat(byName.get("r_cross_indirect").stackUndetermined()).as("targets known to nvlink").isFalse();
+            assertThat(byName.get("r_cross_indirect").stack()).isGreaterThanOrEqualTo(128);
             assertThat(byName.get("r_cross_recursive").stackUndetermined()).isTrue();
             assertThat(byName.get("r_cross_recursive").stack()).as("nvlink prints 0 for an undetermined stack").isZero();
             assertThat(byName.get("r_cross_frame").stackUndetermined()).isFalse();

@@ -14,21 +14,24 @@ final class MatrixDesign {
             "m_noinline", "m_recursive", "m_indirect", "m_printf", "m_big_param", "m_globals", "_Z9m_mangledPix");
 
     /** The kernels of rdc_a.cu and rdc_b.cu. */
-    static final Set<String> RDC_A_KERNELS = Set.of("r_cross_frame", "r_cross_recursive", "r_plain");
+    static final Set<String> RDC_A_KERNELS = Set.of("r_cross_frame", "r_cross_recursive", "r_cross_indirect", "r_plain");
     static final Set<String> RDC_B_KERNELS = Set.of("r_b_kernel");
     /** The device functions of rdc_b.cu, listed as functions of their own in relocatable and device-linked code. */
-    static final Set<String> RDC_B_DEVICE_FUNCTIONS = Set.of("_Z10ext_helperPii", "_Z13ext_recursivei");
+    static final Set<String> RDC_B_DEVICE_FUNCTIONS = Set.of("_Z10ext_helperPii", "_Z13ext_recursivei",
+            "_Z10ext_squarei");
 
     /** Per-thread stack a kernel must at least have (its volatile local arrays, its callees' arrays). */
     static final Map<String, Long> MIN_STACK = Map.of(
             "m_frame_256", 256L,
             "m_frame_4k", 4096L,
             "m_frame_16k", 16384L,
-            "m_noinline", 1024L);
+            "m_noinline", 1024L,
+            "m_indirect", 256L);
 
     /** The same after device linking (rdc): own frame plus the deepest callee across files. */
     static final Map<String, Long> MIN_LINKED_STACK = Map.of(
             "r_cross_frame", 512L + 512L,
+            "r_cross_indirect", 128L,
             "r_b_kernel", 64L);
 
     /** Kernels with no local memory and no call: STACK 0 in every form. */
