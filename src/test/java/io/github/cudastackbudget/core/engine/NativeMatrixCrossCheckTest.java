@@ -99,6 +99,18 @@ class NativeMatrixCrossCheckTest {
         }));
     }
 
+    @TestFactory
+    Stream<DynamicNode> compressedAndUncompressedFatbinsGiveIdenticalRecords() {
+        NativeMatrix.Binary plain = NativeMatrix.named("fatbin/matrix.fatbin");
+        NativeMatrix.Binary compressed = NativeMatrix.named("fatbin/matrix_size.fatbin");
+        return Stream.of(dynamicTest(compressed.fileName() + " vs " + plain.fileName(), () -> {
+            LibraryScan expected = read(plain);
+            assertTrue(!expected.records().isEmpty(), plain + " has records");
+            assertEquals(neutral(expected.records(), plain.fileName()),
+                    neutral(read(compressed).records(), compressed.fileName()), compressed + ": records differ");
+        }));
+    }
+
     /** The records as strings without the library label, in engine order. */
     private static List<String> neutral(List<KernelRecord> records, String label) {
         return records.stream().map(record -> {
