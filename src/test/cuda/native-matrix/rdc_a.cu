@@ -37,3 +37,7 @@ extern "C" __global__ void r_plain(int* out)
     __syncthreads();
     out[threadIdx.x] = staged[(threadIdx.x + 1) % 64];
 }
+
+// 64-bit division calls nvcc's helper __cuda_sm20_div_s64; each object brings its own copy, so the linked cubin
+// lists two functions of that name (rdc_b.cu's r_div_b brings the other).
+extern "C" __global__ void r_div_a(long long* out, long long d) { out[threadIdx.x] = out[threadIdx.x] / d; }

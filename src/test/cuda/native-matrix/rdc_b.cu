@@ -34,3 +34,6 @@ extern "C" __global__ void r_b_kernel(int* out, int i)
     buf[i & 15] = i;
     out[threadIdx.x] = buf[(i + 1) & 15];
 }
+
+// 64-bit division: this object's own copy of __cuda_sm20_div_s64 (see r_div_a in rdc_a.cu).
+extern "C" __global__ void r_div_b(long long* out, long long d) { out[threadIdx.x] = out[threadIdx.x] / (d + 1); }

@@ -14,8 +14,11 @@ final class MatrixDesign {
             "m_noinline", "m_recursive", "m_indirect", "m_printf", "m_big_param", "m_globals", "_Z9m_mangledPix");
 
     /** The kernels of rdc_a.cu and rdc_b.cu. */
-    static final Set<String> RDC_A_KERNELS = Set.of("r_cross_frame", "r_cross_recursive", "r_cross_indirect", "r_plain");
-    static final Set<String> RDC_B_KERNELS = Set.of("r_b_kernel");
+    static final Set<String> RDC_A_KERNELS = Set.of("r_cross_frame", "r_cross_recursive", "r_cross_indirect", "r_plain",
+            "r_div_a");
+    static final Set<String> RDC_B_KERNELS = Set.of("r_b_kernel", "r_div_b");
+    /** nvcc's 64-bit division helper: one copy per object that divides, kept apart by nvlink. */
+    static final String DIVISION_HELPER = "__cuda_sm20_div_s64";
     /** The device functions of rdc_b.cu, listed as functions of their own in relocatable and device-linked code. */
     static final Set<String> RDC_B_DEVICE_FUNCTIONS = Set.of("_Z10ext_helperPii", "_Z13ext_recursivei",
             "_Z10ext_squarei");

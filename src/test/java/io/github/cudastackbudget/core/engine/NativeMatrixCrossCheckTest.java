@@ -194,14 +194,14 @@ class NativeMatrixCrossCheckTest {
         assertEquals(builtToLabel.keySet(), log.arches(), binary + ": the log describes the targets as built");
         for (Map.Entry<String, String> target : builtToLabel.entrySet()) {
             String arch = target.getValue();
-            Map<String, KernelRecord> records = recordsOf(binary, scan, library, arch);
+            Map<String, List<KernelRecord>> records = recordsOf(binary, scan, library, arch);
             List<LoggedFunction> logged = log.functionsOf(target.getKey());
             Set<String> expectedNames = names(logged, !debug);
             nodes.add(functionSet(binary, arch, expectedNames, records.keySet(), debug
                     ? "ptxas -G: entries and device functions (each in its own .text section)"
                     : "ptxas entries (callees are copied into the kernels)"));
             for (LoggedFunction function : logged) {
-                KernelRecord record = records.get(function.name());
+                KernelRecord record = single(binary, arch, records, function.name());
                 if (!expectedNames.contains(function.name()) || record == null) {
                     continue;
                 }
@@ -215,6 +215,10 @@ class NativeMatrixCrossCheckTest {
                 }
             }
             nodes.addAll(helpers(binary, arch, records, expectedNames, debug));
+            if (!debug) {
+                nodes.add(divisionHelpers(binary, arch, records, 0,
+                        "whole-program code copies the helper into the kernel's own .text"));
+            }
         }
         return nodes;
     }
@@ -226,13 +230,13 @@ class NativeMatrixCrossCheckTest {
         List<DynamicNode> nodes = new ArrayList<>();
         assertEquals(Set.copyOf(binary.sass()), log.arches(), binary + ": the log describes the targets as built");
         for (String arch : binary.sass()) {
-            Map<String, KernelRecord> records = recordsOf(binary, scan, library, arch);
+            Map<String, List<KernelRecord>> records = recordsOf(binary, scan, library, arch);
             List<LoggedFunction> logged = log.functionsOf(arch);
             Set<String> expectedNames = names(logged, false);
             nodes.add(functionSet(library, arch, expectedNames, records.keySet(),
                     "ptxas -rdc: entries and device functions"));
             for (LoggedFunction function : logged) {
-                KernelRecord record = records.get(function.name());
+                KernelRecord record = single(binary, arch, records, function.name());
                 if (record == null) {
                     continue;
                 }
@@ -245,6 +249,7 @@ class NativeMatrixCrossCheckTest {
                 }
             }
             nodes.addAll(helpers(library, arch, records, expectedNames, true));
+            nodes.add(divisionHelpers(library, arch, records, 1, "one 64-bit division kernel per object"));
         }
         return nodes;
     }
@@ -258,7 +263,7 @@ class NativeMatrixCrossCheckTest {
         List<DynamicNode> nodes = new ArrayList<>();
         assertEquals(Set.copyOf(binary.sass()), nvlink.arches(), binary + ": nvlink linked the targets as built");
         for (String arch : binary.sass()) {
-            Map<String, KernelRecord> records = recordsOf(binary, scan, binary.fileName(), arch);
+            Map<String, List<KernelRecord>> records = recordsOf(binary, scan, binary.fileName(), arch);
             List<LoggedFunction> objectFunctions = logs.subList(1, logs.size()).stream()
                     .flatMap(log -> log.functionsOf(arch).stream()).toList();
             Set<String> expectedNames = new TreeSet<>(names(nvlink.functionsOf(arch), true));
@@ -266,7 +271,7 @@ class NativeMatrixCrossCheckTest {
             nodes.add(functionSet(binary, arch, expectedNames, records.keySet(),
                     "nvlink kernels and the objects' device functions"));
             for (LoggedFunction kernel : nvlink.functionsOf(arch)) {
-                KernelRecord record = records.get(kernel.name());
+                KernelRecord record = single(binary, arch, records, kernel.name());
                 if (record == null) {
                     continue;
                 }
@@ -280,12 +285,14 @@ class NativeMatrixCrossCheckTest {
                 nodes.addAll(designed(binary, arch, record, false, true));
             }
             for (LoggedFunction function : objectFunctions) {
-                KernelRecord record = records.get(function.name());
+                KernelRecord record = single(binary, arch, records, function.name());
                 if (!function.entry() && record != null) {
                     nodes.addAll(deviceFunction(binary, arch, record));
                 }
             }
             nodes.addAll(helpers(binary, arch, records, expectedNames, true));
+            nodes.add(divisionHelpers(binary, arch, records, 2,
+                    "each object's own copy, kept apart by nvlink (same name twice)"));
         }
         return nodes;
     }
@@ -347,15 +354,22 @@ class NativeMatrixCrossCheckTest {
     }
 
     /** nvcc's own helpers (__cuda_sm20_div_s64 ...): listed where device functions are, not described by ptxas. */
-    private List<DynamicNode> helpers(Object binary, String arch, Map<String, KernelRecord> records, Set<String> expected,
-            boolean devicesListed) {
+    private List<DynamicNode> helpers(Object binary, String arch, Map<String, List<KernelRecord>> records,
+            Set<String> expected, boolean devicesListed) {
         List<DynamicNode> nodes = new ArrayList<>();
-        records.forEach((name, record) -> {
+        records.forEach((name, copies) -> {
             if (!expected.contains(name) && devicesListed && isNvccHelper(name)) {
-                nodes.addAll(deviceFunction(binary, arch, record));
+                copies.forEach(record -> nodes.addAll(deviceFunction(binary, arch, record)));
             }
         });
         return nodes;
+    }
+
+    /** How many functions named like nvcc's 64-bit division helper one image lists. */
+    private DynamicNode divisionHelpers(Object binary, String arch, Map<String, List<KernelRecord>> records,
+            int expected, String source) {
+        return check(binary, arch, MatrixDesign.DIVISION_HELPER, "copies (designed)", expected,
+                records.getOrDefault(MatrixDesign.DIVISION_HELPER, List.of()).size(), source);
     }
 
     /** The figures the sources were written to have, whatever the logs say. */
@@ -399,17 +413,26 @@ class NativeMatrixCrossCheckTest {
         return check(binary, arch, "-", "functions", new TreeSet<>(expected), actualWithoutHelpers, source);
     }
 
-    /** One record per function name of one library and target (the matrix has no duplicate names). */
-    private static Map<String, KernelRecord> recordsOf(NativeMatrix.Binary binary, LibraryScan scan, String library,
-            String arch) {
-        Map<String, KernelRecord> byName = new LinkedHashMap<>();
+    /** The records of one library and target by function name (nvcc's helpers may be listed several times). */
+    private static Map<String, List<KernelRecord>> recordsOf(NativeMatrix.Binary binary, LibraryScan scan,
+            String library, String arch) {
+        Map<String, List<KernelRecord>> byName = new LinkedHashMap<>();
         for (KernelRecord record : scan.records()) {
-            if (record.library().equals(library) && record.arch().sassLabel().equals(arch)
-                    && byName.put(record.name(), record) != null) {
-                throw new AssertionError(binary + " " + arch + ": function " + record.name() + " listed twice");
+            if (record.library().equals(library) && record.arch().sassLabel().equals(arch)) {
+                byName.computeIfAbsent(record.name(), name -> new ArrayList<>()).add(record);
             }
         }
         return byName;
+    }
+
+    /** The only record of a function the logs name; null when absent (the function-set check reports it). */
+    private static KernelRecord single(Object binary, String arch, Map<String, List<KernelRecord>> records, String name) {
+        List<KernelRecord> copies = records.get(name);
+        if (copies != null && copies.size() > 1) {
+            throw new AssertionError(label(binary) + " " + arch + ": function " + name + " listed " + copies.size()
+                    + " times");
+        }
+        return copies == null ? null : copies.get(0);
     }
 
     private static Set<String> names(List<LoggedFunction> functions, boolean entriesOnly) {
