@@ -43,6 +43,10 @@ public final class NativeCompare {
         int parallelism = Runtime.getRuntime().availableProcessors();
         List<Path> candidates = new ArrayList<>();
         double budgetSeconds = Double.MAX_VALUE;
+        if (args.length > 0 && args[0].equals("--decompress-bench")) {
+            decompressBench(java.util.Arrays.asList(args).subList(1, args.length));
+            return;
+        }
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--list" -> Files.readAllLines(Path.of(args[++i])).stream().filter(line -> !line.isBlank())
@@ -219,6 +223,58 @@ public final class NativeCompare {
         List<Path> all = new ArrayList<>(plain);
         all.addAll(archives);
         return all;
+    }
+
+    /**
+     * Single-threaded decompression throughput per codec: walks every fatbin entry of each file and decompresses the
+     * compressed ones with the reader's EntryDecompressor (aircompressor), three times, keeping the best time.
+     */
+    private static void decompressBench(List<String> files) throws Exception {
+        EntryDecompressor decompressor = new EntryDecompressor(EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
+        System.out.printf(Locale.ROOT, "%-40s %6s %8s %10s %12s %8s %9s%n", "library", "codec", "entries",
+                "in MB", "out MB", "best s", "out MB/s");
+        for (String name : files) {
+            Path file = Path.of(name);
+            warm(file);
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file)) {
+                io.github.cudastackbudget.core.binary.ByteRegion region =
+                        io.github.cudastackbudget.core.binary.ByteRegion.map(name, channel);
+                io.github.cudastackbudget.core.binary.ElfFile elf =
+                        io.github.cudastackbudget.core.binary.ElfFile.read(region);
+                java.util.Map<io.github.cudastackbudget.core.binary.FatbinEntry.Compression,
+                        List<io.github.cudastackbudget.core.binary.FatbinWalker.Entry>> byCodec = new java.util.TreeMap<>();
+                for (io.github.cudastackbudget.core.binary.ElfFile.Section section : elf.sections()) {
+                    if (section.name().equals(".nv_fatbin")) {
+                        for (io.github.cudastackbudget.core.binary.FatbinWalker.Entry entry :
+                                io.github.cudastackbudget.core.binary.FatbinWalker.entries(
+                                        region.sub(section.offset(), section.size(), name))) {
+                            byCodec.computeIfAbsent(entry.header().compression(), k -> new ArrayList<>()).add(entry);
+                        }
+                    }
+                }
+                for (var codec : byCodec.entrySet()) {
+                    if (codec.getKey() == io.github.cudastackbudget.core.binary.FatbinEntry.Compression.NONE) {
+                        continue;
+                    }
+                    long in = 0;
+                    long outBytes = 0;
+                    double best = Double.MAX_VALUE;
+                    for (int run = 0; run < 3; run++) {
+                        in = 0;
+                        outBytes = 0;
+                        long start = System.nanoTime();
+                        for (var entry : codec.getValue()) {
+                            in += entry.header().compressedSize();
+                            outBytes += decompressor.payload(entry, name).remaining();
+                        }
+                        best = Math.min(best, (System.nanoTime() - start) / 1e9);
+                    }
+                    System.out.printf(Locale.ROOT, "%-40s %6s %8d %10.1f %12.1f %8.3f %9.0f%n",
+                            file.getFileName(), codec.getKey(), codec.getValue().size(), in / 1e6, outBytes / 1e6,
+                            best, outBytes / 1e6 / best);
+                }
+            }
+        }
     }
 
     /** Reads the whole file once so that neither tool pays the disk. */
