@@ -38,11 +38,19 @@ JOBS="${MATRIX_JOBS:-2}"
 SOURCES=("$SRC_DIR/matrix.cu" "$SRC_DIR/rdc_a.cu" "$SRC_DIR/rdc_b.cu" "$SCRIPT")
 
 up_to_date() {
-    local src
+    local src binary form sass ptx logs log
     [[ -f "$OUT_DIR/manifest.tsv" ]] || return 1
     for src in "${SOURCES[@]}"; do
         [[ "$OUT_DIR/manifest.tsv" -nt "$src" ]] || return 1
     done
+    # every listed binary and log must still be there
+    while IFS=$'\t' read -r binary form sass ptx logs; do
+        [[ "$binary" == \#* ]] && continue
+        [[ -f "$OUT_DIR/$binary" ]] || return 1
+        for log in ${logs//,/ }; do
+            [[ -f "$OUT_DIR/$log" ]] || return 1
+        done
+    done <"$OUT_DIR/manifest.tsv"
     return 0
 }
 
