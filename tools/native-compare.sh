@@ -5,6 +5,8 @@
 #                                            DIR/lib, a Java runtime to DIR/jre (from $JRE, default
 #                                            /work/main/.devcarry/jre), compiles tools/NativeCompare.java to
 #                                            DIR/tools and copies this script to DIR
+#   tools/native-compare.sh bench DIR OUT    (there) timings on the largest libraries: decompression throughput,
+#                                            the native engine on one thread, both tools as processes
 #   tools/native-compare.sh run DIR OUT [BUDGET_S]
 #                                            (there) finds the files, runs both engines on each, compares, writes
 #                                            the table to OUT/native-compare.txt and stdout, text diffs to OUT/
@@ -97,8 +99,36 @@ WRAP
         fi
     done
     ;;
+bench)
+    # the largest libraries: decompression throughput (one thread), the native engine on one thread, and both tools
+    # as a user runs them (a process each, JVM start included, output to /dev/null)
+    DIR="$(cd "${2:?usage: $0 bench DIR OUT}" && pwd)"
+    OUT="${3:?usage: $0 bench DIR OUT}"
+    mkdir -p "$OUT"
+    CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
+    SITE="$(python3 -c 'import site; print(site.getsitepackages()[0])')"
+    JAVA=("$DIR/jre/bin/java" -Xmx16g -cp "$DIR/tools:$DIR/lib/*")
+    LIBS=()
+    for name in libtorch_cuda.so libcublasLt.so.13 libcudnn_engines_precompiled.so.9 libnccl.so.2; do
+        found="$(find "$SITE" -name "$name" -type f | head -n 1)"
+        [[ -n "$found" ]] && LIBS+=("$found")
+    done
+    {
+        echo "== decompression, one thread, best of 3 (aircompressor $(ls "$DIR/lib" | grep -o 'aircompressor-[0-9.]*[0-9]'))"
+        "${JAVA[@]}" NativeCompare --decompress-bench "${LIBS[@]}"
+        echo "== native engine on one thread (best of 2)"
+        "${JAVA[@]}" NativeCompare --parallelism 1 --repeat 2 "${LIBS[@]}"
+        echo "== as processes: cuobjdump --dump-resource-usage vs java DumpResourceUsage (JVM start included), s"
+        TIMEFORMAT=%R
+        for lib in "${LIBS[@]}"; do
+            c="$( { time "$CUOBJDUMP" --dump-resource-usage "$lib" > /dev/null; } 2>&1 )"
+            n="$( { time "${JAVA[@]}" io.github.cudastackbudget.cli.DumpResourceUsage "$lib" > /dev/null; } 2>&1 )"
+            echo "$(basename "$lib") cuobjdump $c native $n"
+        done
+    } 2>&1 | tee "$OUT/native-bench.txt"
+    ;;
 *)
-    echo "usage: $0 prepare DIR | run DIR OUT [BUDGET_S]" >&2
+    echo "usage: $0 prepare DIR | run DIR OUT [BUDGET_S] | bench DIR OUT" >&2
     exit 2
     ;;
 esac

@@ -34,10 +34,10 @@ fi
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT_DIR="$1"
 
-SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
+SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/sassonly.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
 OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
          libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt
-         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libframes_debug.so)
+         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libframes_debug.so libmixedptx.so)
 
 up_to_date() {
     local out src
@@ -99,6 +99,12 @@ nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -Xfatbin -compress-all -o "$WORK/
 nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -compress-mode=none -o "$WORK/libframes_nocomp.so" "$FRAMES"
 nvcc -G -gencode arch=compute_100f,code=sm_100f -gencode 'arch=compute_120a,code=[sm_120a,compute_120a]' \
     -Xcompiler -fPIC -shared -o "$WORK/libframes_debug.so" "$FRAMES"
+# one library, two objects: frames.cu with sm_80 SASS + compute_80 PTX, sassonly.cu with sm_80 SASS only; on an
+# sm_90 GPU the first kernels would be JIT-compiled from PTX, the second cannot run
+nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80 -Xcompiler -fPIC -c \
+    -o "$WORK/withptx.o" "$FRAMES"
+nvcc -gencode arch=compute_80,code=sm_80 -Xcompiler -fPIC -c -o "$WORK/sassonly.o" "$SRC_DIR/sassonly.cu"
+nvcc -shared -o "$WORK/libmixedptx.so" "$WORK/withptx.o" "$WORK/sassonly.o"
 "$CC" -c -fPIC -o "$WORK/hostonly.o" "$SRC_DIR/hostonly.c"
 "$CC" -shared -fPIC -o "$WORK/libhostonly.so" "$WORK/hostonly.o"
 ar rcs "$WORK/libframes.a" "$WORK/frames.o" "$WORK/hostonly.o"

@@ -2,6 +2,7 @@ package io.github.cudastackbudget.core;
 
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,13 +29,25 @@ import java.util.Objects;
  * @param top                rows in the per-kernel listing (0 = all)
  * @param verbose            per-kernel and per-library listing
  * @param environment        the process environment (PATH, CUDA_HOME, ...)
+ * @param jarScan            JAR files whose native-library entries are read in place
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
-        boolean verbose, Map<String, String> environment) {
+        boolean verbose, Map<String, String> environment, JarScanOptions jarScan) {
+
+    /** Options without JAR scanning. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                JarScanOptions.NONE);
+    }
 
     public CheckOptions {
+        jarScan = jarScan == null ? JarScanOptions.NONE : jarScan;
         fileSets = List.copyOf(fileSets);
         libraryFiles = List.copyOf(libraryFiles);
         devices = List.copyOf(devices);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -106,6 +107,51 @@ class ContainerLayoutsTest {
                 "\nmember " + archive + ":short.o:\n" + object
                 + "\nmember " + archive + ":a_member_name_longer_than_sixteen_bytes.o:\n" + object
                 + "\nmember " + archive + ":notes.txt:\n");
+    }
+
+    @Test
+    void bsdArchiveWithItsSymbolTableAndLongNames() throws Exception {
+        // the BSD layout (macOS ar, llvm-ar --format=bsd): names "#1/<length>" stored before the body, a
+        // "__.SYMDEF SORTED" symbol table; written here byte by byte around the real frames.o
+        byte[] object = Files.readAllBytes(NativeTestFiles.testCuda("frames.o"));
+        ByteArrayOutputStream archive = new ByteArrayOutputStream();
+        archive.write("!<arch>\n".getBytes(StandardCharsets.US_ASCII));
+        bsdMember(archive, "__.SYMDEF SORTED", new byte[] {8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        bsdMember(archive, "a_long_bsd_member_name_frames.o", object);
+        Path file = Files.write(tmp.resolve("libbsd.a"), archive.toByteArray());
+
+        DeviceCodeListing listing = reader.read(file);
+
+        assertThat(listing.blocks()).extracting(DeviceCodeListing.Block::member)
+                .containsExactly("a_long_bsd_member_name_frames.o");
+        assertThat(ResourceUsageText.toText(listing)).isEqualTo("\nmember " + file
+                + ":a_long_bsd_member_name_frames.o:\n" + NativeTestFiles.recording("frames.o"));
+    }
+
+    private static void bsdMember(ByteArrayOutputStream archive, String name, byte[] body) throws Exception {
+        byte[] nameBytes = name.getBytes(StandardCharsets.US_ASCII);
+        int padded = (nameBytes.length + 3) / 4 * 4;
+        String header = String.format("%-16s%-12s%-6s%-6s%-8s%-10s`\n", "#1/" + padded, "0", "0", "0", "644",
+                padded + body.length);
+        archive.write(header.getBytes(StandardCharsets.US_ASCII));
+        archive.write(Arrays.copyOf(nameBytes, padded));
+        archive.write(body);
+        if ((padded + body.length) % 2 != 0) {
+            archive.write('\n');
+        }
+    }
+
+    @Test
+    void elf32HostObject() throws Exception {
+        Files.writeString(tmp.resolve("small.s"), ".section .nv_fatbin,\"a\"\n.balign 8\n.incbin \""
+                + NativeTestFiles.testCuda("frames.fatbin") + "\"\n");
+        run(tmp, "as", "--32", "-o", "small.o", "small.s");
+        Path object = tmp.resolve("small.o");
+        try (FileChannel channel = FileChannel.open(object, StandardOpenOption.READ)) {
+            assertThat(ElfFile.read(ByteRegion.map(object.toString(), channel)).isElf64()).isFalse();
+        }
+        DeviceCodeListing listing = reader.read("frames.fatbin", "small.o", mapped(object));
+        assertThat(ResourceUsageText.toText(listing)).isEqualTo(NativeTestFiles.recording("frames.fatbin"));
     }
 
     @Test

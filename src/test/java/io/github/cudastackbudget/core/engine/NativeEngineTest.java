@@ -129,6 +129,22 @@ class NativeEngineTest {
     }
 
     @Test
+    void oneEngineReadsManyFilesAtOnceAsItReadsThemOneByOne() throws Exception {
+        NativeEngine engine = new NativeEngine(3);
+        List<DeviceCodeProbe> probes = new java.util.ArrayList<>();
+        for (String name : NativeTestFiles.RECORDED_TEST_BINARIES) {
+            probes.add(DeviceCodeDetector.probe(NativeTestFiles.testCuda(name)));
+        }
+        List<LibraryScan> together = new LibraryScanner(engine, 6).scan(probes, (scan, done, total) -> { });
+        assertThat(together).hasSize(probes.size());
+        for (int i = 0; i < probes.size(); i++) {
+            LibraryScan alone = new NativeEngine(1).read(probes.get(i));
+            assertThat(together.get(i).records()).isEqualTo(alone.records());
+            assertThat(together.get(i).ptxEntries()).isEqualTo(alone.ptxEntries());
+        }
+    }
+
+    @Test
     void readsAnArchiveHeldInMemoryUnderAJarLabel() throws Exception {
         byte[] archive = Files.readAllBytes(NativeTestFiles.testCuda("libframes.a"));
         ByteBuffer content = ByteBuffer.allocate(archive.length + 16).position(16).put(archive).position(16);
