@@ -28,11 +28,42 @@ import java.util.Objects;
  * @param top                rows in the per-kernel listing (0 = all)
  * @param verbose            per-kernel and per-library listing
  * @param environment        the process environment (PATH, CUDA_HOME, ...)
+ * @param launchLog          the kernel launch log of a recorded run (launched mode), or null for the static check
+ * @param libraryLog         the library log of that run, or null for {@code <launchLog>.libraries} (used when it
+ *                           exists)
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
-        boolean verbose, Map<String, String> environment) {
+        boolean verbose, Map<String, String> environment, Path launchLog, Path libraryLog) {
+
+    /** The suffix of the library log's default name: {@code <launchLog>.libraries}. */
+    public static final String LIBRARY_LOG_SUFFIX = ".libraries";
+
+    /** Options of the static check (no launch log). */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment, null,
+                null);
+    }
+
+    /** The same options with a launch log and (null for the default) a library log. */
+    public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
+        return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
+                devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
+                environment, newLaunchLog, newLibraryLog);
+    }
+
+    /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */
+    public Path effectiveLibraryLog() {
+        if (libraryLog != null) {
+            return libraryLog;
+        }
+        return launchLog == null ? null : launchLog.resolveSibling(launchLog.getFileName() + LIBRARY_LOG_SUFFIX);
+    }
 
     public CheckOptions {
         fileSets = List.copyOf(fileSets);

@@ -101,6 +101,25 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "cudaStackBudget.maxStackPerThread")
     private String maxStackPerThread;
 
+    /**
+     * Launched mode: the kernel launch log of a recorded run (written by the CUPTI injection library that
+     * {@code prepare-agent} provides). With it the headline reservation, {@code maxReservation} and
+     * {@code maxStackPerThread} judge only the kernels the run launched; the static worst case is still reported.
+     * {@code prepare-agent} sets the project property {@code cudaStackBudget.launchLog}, which this parameter reads,
+     * so nothing needs configuring here. A configured log that does not exist fails the build; an empty one, one whose
+     * status is not {@code ok} or one with malformed lines gives warnings (an incomplete log keeps the static
+     * headline). A blank value means the static check.
+     */
+    @Parameter(property = "cudaStackBudget.launchLog")
+    private String launchLog;
+
+    /**
+     * Launched mode: the library log of that run (the libraries it loaded). Default: {@code <launchLog>.libraries}
+     * when it exists. Launched kernels that the configured libraries lack are looked up in the libraries it names.
+     */
+    @Parameter(property = "cudaStackBudget.libraryLog")
+    private String libraryLog;
+
     /** Fail the build on a violation; {@code false} logs the same text as a warning. */
     @Parameter(property = "cudaStackBudget.failOnViolation", defaultValue = "true")
     private boolean failOnViolation;
@@ -194,7 +213,15 @@ public class CheckMojo extends AbstractMojo {
                 Duration.ofSeconds(timeout), threads,
                 devices == null ? List.of() : devices.stream().map(Device::toDefinition).toList(), devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory.toPath(), top, verbose,
-                System.getenv());
+                System.getenv(), resolve(launchLog), resolve(libraryLog));
+    }
+
+    /** A path the user wrote, relative to the project's base directory; null when blank. */
+    private Path resolve(String path) {
+        if (path == null || path.isBlank()) {
+            return null;
+        }
+        return project.getBasedir().toPath().resolve(path.strip()).toAbsolutePath().normalize();
     }
 
     /** Sends the core's progress to the Maven log. */
