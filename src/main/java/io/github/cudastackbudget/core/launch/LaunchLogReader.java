@@ -92,9 +92,9 @@ public final class LaunchLogReader {
                 continue;
             }
             String name = fields[0];
-            if (name.isEmpty() || !name.strip().equals(name) || name.chars().anyMatch(Character::isWhitespace)) {
-                malformed.add(number, "the kernel name '" + name + "' is empty or contains white space (expected the "
-                        + "mangled name)");
+            if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '(' || c == ')')) {
+                malformed.add(number, "the kernel name '" + name + "' is empty or not a mangled name (it holds white "
+                        + "space or parentheses)");
                 continue;
             }
             Long dynamic = null;

@@ -196,11 +196,11 @@ public final class TextReport {
                     + " is held anyway)");
         } else {
             long limit = Reservation.stackLimitFor(worst.stack());
-            out.add("  worst-case reservation: " + ByteSize.format(device.reservationBytes()) + " = "
+            out.add("  worst-case reservation: " + ByteSize.format(device.staticReservationBytes()) + " = "
                     + ByteSize.grouped(spec.maxResidentThreads()) + " threads x " + ByteSize.grouped(limit) + " B"
                     + (limit != worst.stack() ? " (frame " + ByteSize.grouped(worst.stack()) + " B rounded up to 16)" : ""));
             out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
-                    + ByteSize.format(device.incrementBytes()));
+                    + ByteSize.format(Reservation.incrementFor(spec.maxResidentThreads(), worst.stack())));
             out.add("      largest stack frame " + ByteSize.grouped(worst.stack()) + " B in " + worst.library() + " ["
                     + worst.arch().sassLabel() + "]");
             out.add("      kernel: " + result.displayName(worst));
