@@ -54,7 +54,7 @@ public class PrepareAgentMojo extends AbstractMojo {
     /** The file of export lines, in {@code agentDirectory}. */
     public static final String AGENT_ENV_FILE = "agent-env.sh";
 
-    /** Skip: set no property (the check then stays static). */
+    /** Skip: set the properties to empty strings (runs are not recorded; the check stays static). */
     @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
     private boolean skip;
 
@@ -88,7 +88,13 @@ public class PrepareAgentMojo extends AbstractMojo {
     @Override
     public void execute() throws MojoExecutionException {
         if (skip) {
-            getLog().info("Skipping prepare-agent: cudaStackBudget.skip is set; the check stays static.");
+            // like JaCoCo's argLine: empty values, so ${...} in <environmentVariables> resolve to nothing
+            for (String property : List.of(AGENT_LIBRARY_PROPERTY, LAUNCH_LOG_PROPERTY, LIBRARY_LOG_PROPERTY,
+                    AGENT_ENV_PROPERTY, AGENT_ENV_FILE_PROPERTY)) {
+                project.getProperties().setProperty(property, "");
+            }
+            getLog().info("Skipping prepare-agent (skip is set): the " + AGENT_LIBRARY_PROPERTY + " and log properties "
+                    + "are empty, so runs are not recorded and the check stays static.");
             return;
         }
         Path directory = agentDirectory.toPath().toAbsolutePath().normalize();
