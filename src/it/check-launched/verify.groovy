@@ -16,7 +16,7 @@ File agent = new File(basedir, 'target/cuda-stack-budget-agent/libcuda-stack-bud
 assert agent.isFile() && agent.length() > 0 : "prepare-agent did not extract ${agent}"
 File launchLog = new File(basedir, 'target/cuda-stack-budget/launch.log')
 assert log.contains("recorded H200 launch log copied to ${launchLog.absolutePath}")
-assert launchLog.text == new File(recorded, 'probe.launch.log').text
+assert launchLog.text == new File(recorded, 'launch-probe.launch.log').text
 
 // the recordings describe the probe built here (same source, same nvcc line)
 def rec = It.parseResourceUsage(new File(recorded, 'launch-probe.resource-usage.txt'))

@@ -4,6 +4,7 @@ import static org.apache.maven.api.plugin.testing.MojoExtension.setVariableValue
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cudastackbudget.core.launch.AgentLibrary;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,6 +86,82 @@ class PrepareAgentMojoTest {
                 "cudaStackBudget.agentEnvFile");
         assertThat(project.getProperties().values()).allMatch(""::equals);
         assertThat(build.resolve("cuda-stack-budget-agent")).doesNotExist();
+    }
+
+    @Test
+    @InjectMojo(goal = "prepare-agent", pom = POM)
+    void extractsThePackagedLibraryOnceAndSetsTheProperties(PrepareAgentMojo mojo) throws Exception {
+        MavenProject project = wire(mojo);
+        mojo.osName = "Linux";
+        mojo.osArch = "amd64";
+        byte[] packaged;
+        try (var in = PrepareAgentMojo.class.getResourceAsStream(AgentLibrary.RESOURCE)) {
+            assertThat(in).as("the build packages the injection library (src/main/native/build.sh, process-classes)")
+                    .isNotNull();
+            packaged = in.readAllBytes();
+        }
+        assertThat(packaged).startsWith(0x7f, 'E', 'L', 'F');
+        mojo.execute();
+
+        Path library = build.resolve("cuda-stack-budget-agent/libcuda-stack-budget-cupti.so");
+        Path launchLog = build.resolve("cuda-stack-budget/launch.log");
+        assertThat(library).hasBinaryContent(packaged);
+        assertThat(launchLog.getParent()).isDirectory();
+        assertThat(project.getProperties())
+                .containsEntry("cudaStackBudget.agentLibrary", library.toString())
+                .containsEntry("cudaStackBudget.launchLog", launchLog.toString())
+                .containsEntry("cudaStackBudget.libraryLog", launchLog + ".libraries")
+                .containsEntry("cudaStackBudget.agentEnv", "CUDA_INJECTION64_PATH=" + library
+                        + " CUDA_STACK_BUDGET_LAUNCH_LOG=" + launchLog + " CUDA_STACK_BUDGET_LIBRARY_LOG=" + launchLog
+                        + ".libraries")
+                .containsEntry("cudaStackBudget.agentEnvFile", build.resolve("cuda-stack-budget-agent/agent-env.sh")
+                        .toString());
+        assertThat(build.resolve("cuda-stack-budget-agent/agent-env.sh")).hasContent(String.join("\n",
+                "# written by cuda-stack-budget:prepare-agent: . this file, then run the job",
+                "export CUDA_INJECTION64_PATH=" + library,
+                "export CUDA_STACK_BUDGET_LAUNCH_LOG=" + launchLog,
+                "export CUDA_STACK_BUDGET_LIBRARY_LOG=" + launchLog + ".libraries"));
+
+        // unchanged library: not rewritten
+        var written = Files.getLastModifiedTime(library);
+        Thread.sleep(20);
+        mojo.execute();
+        assertThat(Files.getLastModifiedTime(library)).isEqualTo(written);
+        // a changed (e.g. truncated) copy is replaced
+        Files.write(library, new byte[] {1, 2, 3});
+        mojo.execute();
+        assertThat(library).hasBinaryContent(packaged);
+    }
+
+    @Test
+    @InjectMojo(goal = "prepare-agent", pom = POM)
+    void appendKeepsEarlierLogsAndFalseDeletesThem(PrepareAgentMojo mojo) throws Exception {
+        wire(mojo);
+        mojo.osName = "Linux";
+        mojo.osArch = "x86_64";
+        Path launchLog = Files.createDirectories(build.resolve("cuda-stack-budget")).resolve("launch.log");
+        Files.writeString(launchLog, "# cuda-stack-budget launch log 1\n# status: ok\n");
+        Files.writeString(Path.of(launchLog + ".libraries"), "# cuda-stack-budget library log 1\n");
+        mojo.execute();
+        assertThat(launchLog).exists();
+        setVariableValueToObject(mojo, "append", false);
+        mojo.execute();
+        assertThat(launchLog).doesNotExist();
+        assertThat(Path.of(launchLog + ".libraries")).doesNotExist();
+    }
+
+    @Test
+    @InjectMojo(goal = "prepare-agent", pom = POM)
+    void pathsWithSpacesAreQuotedInTheSnippet(PrepareAgentMojo mojo) throws Exception {
+        MavenProject project = wire(mojo);
+        mojo.osName = "Linux";
+        mojo.osArch = "amd64";
+        Path launchLog = build.resolve("my logs/it's.log");
+        setVariableValueToObject(mojo, "launchLog", launchLog.toFile());
+        mojo.execute();
+        assertThat(project.getProperties().getProperty("cudaStackBudget.agentEnv"))
+                .contains(" CUDA_STACK_BUDGET_LAUNCH_LOG='" + build + "/my logs/it'\\''s.log' ");
+        assertThat(launchLog.getParent()).isDirectory();
     }
 
     @Test
