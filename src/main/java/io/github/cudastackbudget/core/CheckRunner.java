@@ -203,10 +203,10 @@ public final class CheckRunner {
             for (DeviceResult device : result.devices()) {
                 lines.add("  " + String.format(Locale.ROOT, "%-28s %-7s %s", device.device().name(),
                         device.status().name(), device.skipped() ? "(" + device.skipReason() + ")"
-                                : ByteSize.format(device.reservationBytes()) + (device.budgetBytes() == null ? ""
+                                : ByteSize.format(device.reservationBytes()) + (device.launchedHeadline()
+                                        ? " launched (static " + ByteSize.format(device.staticReservationBytes()) + ")"
+                                        : "") + (device.budgetBytes() == null ? ""
                                         : " of " + ByteSize.format(device.budgetBytes()))
-                                        + (device.launchedHeadline() ? " launched (static "
-                                                + ByteSize.format(device.staticReservationBytes()) + ")" : "")
                                         + (device.headlineWorst() == null ? "" : "  <- "
                                                 + abbreviate(result.displayName(device.headlineWorst()), SUMMARY_NAME_WIDTH)
                                                 + " [" + device.headlineWorst().arch().sassLabel() + "] in "

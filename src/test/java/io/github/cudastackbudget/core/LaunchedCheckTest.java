@@ -270,4 +270,41 @@ class LaunchedCheckTest {
         assertThat(recorder.warnings).anyMatch(line -> line.startsWith("the library log " + tmp.resolve(
                 "launch.log.libraries") + " (default: the launch log + .libraries) does not exist"));
     }
+
+    /**
+     * The REAL launch and library logs that the injection library wrote for a PyTorch run on the project's H200
+     * (src/test/resources/recorded/launch/README.txt): none of its kernels is in the scanned libframes.so, and
+     * libtorch_cuda.so, where they live, is not on this machine.
+     */
+    @Test
+    void recordedPyTorchRunOnTheH200MatchesNothingHere() throws Exception {
+        Path recorded = Path.of("src/test/resources/recorded/launch");
+        Path launch = Files.copy(recorded.resolve("torch-gammainc.launch.log"), tmp.resolve("torch.launch.log"));
+        Files.copy(recorded.resolve("torch-gammainc.launch.log.libraries"), tmp.resolve("torch.launch.log.libraries"));
+        Recorder recorder = new Recorder();
+        CheckRunner.Outcome outcome = CheckRunner.run(options(libs, null, null, launch), recorder);
+
+        var launched = outcome.result().launched();
+        assertThat(launched.log().complete()).isTrue();
+        assertThat(launched.kernelCount()).isEqualTo(4);
+        assertThat(launched.match().matched()).isEmpty();
+        assertThat(launched.match().unmatched()).hasSize(4).anySatisfy(kernel -> {
+            assertThat(kernel.name()).contains("IGammaKernel");
+            assertThat(kernel.attributions()).containsExactly("igamma");
+            assertThat(kernel.maxDynamicShared()).isZero();
+        });
+        assertThat(launched.libraryLogNotHere()).contains(
+                Path.of("/opt/torch/.venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"));
+        assertThat(launched.libraryLogNotHere()).noneMatch(path -> path.getFileName().toString().startsWith("libcupti")
+                || path.getFileName().toString().startsWith("libcuda-stack-budget-cupti"));
+        assertThat(launched.scannedFromLibraryLog()).isEmpty();
+        DeviceResult h200 = outcome.result().devices().get(0);
+        assertThat(h200.reservationBytes()).isZero();
+        assertThat(h200.staticReservationBytes()).isEqualTo(STATIC_H200);
+        assertThat(recorder.warnings).contains("launch log " + launch + " matches no kernel of the scanned libraries: "
+                + "the launched reservation is 0 B");
+        assertThat(recorder.warnings).anyMatch(line -> line.startsWith("4 launched kernel(s) are in no scanned library"));
+        assertThat(json().get("unmatchedLaunchedKernels")).hasSize(4);
+        assertThat(json().get("launched").get("librariesLoaded").asInt()).isEqualTo(65);
+    }
 }

@@ -152,7 +152,7 @@ public final class LaunchLogReader {
                 malformed.add(i + 1, "expected one absolute path per line, found '" + line + "'");
                 continue;
             }
-            libraries.add(Path.of(line).normalize());
+            libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
         }
         malformed.summarize();
         return new LibraryLog(file, List.copyOf(libraries), warnings);

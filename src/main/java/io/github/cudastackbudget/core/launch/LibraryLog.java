@@ -13,7 +13,7 @@ import java.util.Objects;
  * A log of the origin tool has no header. Other {@code #} lines are ignored.
  *
  * @param file      the log
- * @param libraries the absolute paths, normalized, duplicates removed, in log order
+ * @param libraries the absolute paths as the loader named them, duplicates removed, in log order
  * @param warnings  malformed lines, naming file and line
  */
 public record LibraryLog(Path file, List<Path> libraries, List<String> warnings) {

@@ -152,11 +152,12 @@ class LaunchLogReaderTest {
     }
 
     @Test
-    void libraryLogKeepsAbsolutePathsOnceInOrder() throws Exception {
+    void libraryLogKeepsAbsolutePathsAsWrittenOnceInOrder() throws Exception {
         Path file = write("launch.log.libraries", "# cuda-stack-budget library log 1\n/opt/app/bin/probe\n"
-                + "/usr/lib/libc.so.6\n/opt/app/bin/../bin/probe\nrelative/libx.so\n\n");
+                + "/usr/lib/libc.so.6\n/opt/app/bin/../bin/probe\nrelative/libx.so\n\n/usr/lib/libc.so.6\n");
         LibraryLog log = LaunchLogReader.readLibraryLog(file, "libraryLog");
-        assertThat(log.libraries()).containsExactly(Path.of("/opt/app/bin/probe"), Path.of("/usr/lib/libc.so.6"));
+        assertThat(log.libraries()).containsExactly(Path.of("/opt/app/bin/probe"), Path.of("/usr/lib/libc.so.6"),
+                Path.of("/opt/app/bin/../bin/probe"));
         assertThat(log.warnings()).containsExactly(file + ":5: malformed line skipped: expected one absolute path per "
                 + "line, found 'relative/libx.so'");
     }
