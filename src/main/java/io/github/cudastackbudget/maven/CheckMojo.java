@@ -92,12 +92,16 @@ public class CheckMojo extends AbstractMojo {
     /**
      * Budget for every device without its own: {@code 1.5 GiB}, {@code 512MiB}, {@code 2 GB}, bytes, or {@code 2%}
      * of the device's memory. KiB/MiB/GiB are powers of 1024, kB/MB/GB powers of 1000. Compared with the total
-     * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread.
+     * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread. With a
+     * complete {@code launchLog} it judges the launched kernels' reservation, else the static worst case.
      */
     @Parameter(property = "cudaStackBudget.maxReservation")
     private String maxReservation;
 
-    /** Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. */
+    /**
+     * Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. With
+     * a complete {@code launchLog} only the launched kernels are judged (a kernel that never launches takes no stack).
+     */
     @Parameter(property = "cudaStackBudget.maxStackPerThread")
     private String maxStackPerThread;
 

@@ -110,8 +110,7 @@ public final class TextReport {
     /** Unmatched launched kernels listed without verbose. */
     static final int UNMATCHED_SHOWN = 5;
 
-    private static void renderLaunched(CheckResult result, DeviceResult device, int top, boolean verbose,
-            List<String> out) {
+    private static void renderLaunched(CheckResult result, DeviceResult device, List<String> out) {
         LaunchedFigures launched = device.launched();
         long threads = device.device().maxResidentThreads();
         String role = launched.headline() ? "" : " (not judged: the launch log is incomplete)";
@@ -186,7 +185,7 @@ public final class TextReport {
         out.add("  images run: " + device.imageCounts().entrySet().stream()
                 .map(entry -> entry.getKey() + " (" + entry.getValue() + " functions)").collect(Collectors.joining(", ")));
         if (device.launched() != null) {
-            renderLaunched(result, device, top, verbose, out);
+            renderLaunched(result, device, out);
         }
         KernelRecord worst = device.worst();
         if (worst == null || worst.stack() == 0) {
