@@ -131,11 +131,36 @@ if grep -q "injected run .*rc 1[0-9][0-9]" "$WORK/exit-runs.txt" && command -v g
         > "$WORK/exit-gdb.txt" 2>&1
 fi
 
-# 6. overhead
-for round in 1 2; do
-    "$PROBE" overhead 200000 > "$WORK/overhead-plain-$round.txt" 2>&1
-    inject "$WORK/overhead.log" "$PROBE" overhead 200000 > "$WORK/overhead-injected-$round.txt" 2>&1
-    inject "$WORK/overhead.log" "$PROBE" overhead 200000 nvtx > "$WORK/overhead-injectednvtx-$round.txt" 2>&1
+# the library carried from the build machine (the jar's copy) records the same rows as the one built here
+if [[ -f "$ROOT/prebuilt/libcuda-stack-budget-cupti.so" ]]; then
+    CUDA_INJECTION64_PATH="$ROOT/prebuilt/libcuda-stack-budget-cupti.so" \
+        NVTX_INJECTION64_PATH="$ROOT/prebuilt/libcuda-stack-budget-cupti.so" \
+        CUDA_STACK_BUDGET_LAUNCH_LOG="$WORK/carried.log" "$PROBE" phases > /dev/null 2>&1
+    if cmp -s "$WORK/carried.log" "$LOGS/probe.launch.log"; then
+        echo "carried library: same launch log as the library built here"
+    else
+        echo "carried library: DIFFERENT launch log"; diff "$WORK/carried.log" "$LOGS/probe.launch.log"
+    fi
+fi
+
+# 6. overhead: 3 rounds, the variants in a different order each round (plain; library with thread-name
+# attribution; library inside an NVTX range; library inside an NVTX range that no tool receives)
+variant() {
+    case "$1" in
+        plain) "$PROBE" overhead 200000 ;;
+        injected) inject "$WORK/overhead.log" "$PROBE" overhead 200000 ;;
+        injectednvtx) inject "$WORK/overhead.log" "$PROBE" overhead 200000 nvtx ;;
+        injectednonvtxtool) CUDA_INJECTION64_PATH="$LIB" NVTX_INJECTION64_PATH=/nonexistent \
+            CUDA_STACK_BUDGET_LAUNCH_LOG="$WORK/overhead.log" "$PROBE" overhead 200000 nvtx ;;
+    esac
+}
+for round in 1 2 3; do
+    case $round in
+        1) order="plain injected injectednvtx injectednonvtxtool" ;;
+        2) order="injectednvtx injectednonvtxtool plain injected" ;;
+        3) order="injectednonvtxtool injected injectednvtx plain" ;;
+    esac
+    for v in $order; do variant "$v" > "$WORK/overhead-$v-$round.txt" 2>&1; done
 done
 CUDA_STACK_BUDGET_DEBUG=1 inject "$WORK/overhead.log" "$PROBE" overhead 20000 > "$WORK/overhead-debug.txt" 2>&1
 {
@@ -230,12 +255,16 @@ def rate(path):
 plain = [rate(p) for p in sorted(glob.glob(f"{work}/overhead-plain-*.txt"))]
 injected = [rate(p) for p in sorted(glob.glob(f"{work}/overhead-injected-*.txt"))]
 nvtx = [rate(p) for p in sorted(glob.glob(f"{work}/overhead-injectednvtx-*.txt"))]
-if plain and injected and nvtx and min(injected) and min(nvtx):
-    print(f"overhead (launch-probe overhead 200000 [nvtx], best of 5, 2 rounds): without library {plain} launches/s; "
-          f"with library {injected} (thread-name attribution), {nvtx} (inside an NVTX range); "
-          f"per launch +{(1 / max(injected) - 1 / max(plain)) * 1e9:.0f} ns / +{(1 / max(nvtx) - 1 / max(plain)) * 1e9:.0f} ns")
-else:
-    print("overhead: no result")
+notool = [rate(p) for p in sorted(glob.glob(f"{work}/overhead-injectednonvtxtool-*.txt"))]
+print("overhead (launch-probe overhead 200000 [nvtx]; best of 5 repeats per process; 3 rounds, rotating order):")
+for name, rates in (("without library", plain), ("library, thread-name attribution", injected),
+                    ("library, inside an NVTX range", nvtx), ("library, NVTX range, no NVTX tool", notool)):
+    if rates and min(rates):
+        median = sorted(rates)[len(rates) // 2]
+        extra = (1 / median - 1 / sorted(plain)[len(plain) // 2]) * 1e9 if plain and min(plain) else float("nan")
+        print(f"   {name:36s} {rates} launches/s, median {median}, +{extra:.0f} ns per launch vs median without")
+    else:
+        print(f"   {name}: no result {rates}")
 print("debug counts:", [l for l in open(f"{work}/overhead-debug.txt") if "callbacks" in l])
 conflict = open(f"{work}/conflict.log").read().splitlines() if glob.glob(f"{work}/conflict.log") else ["(no log)"]
 print("conflict log:", " | ".join(conflict[:4]))

@@ -33,9 +33,16 @@ static __thread int64_t thread_name_read_ms;
 static pthread_key_t ranges_key;
 static pthread_once_t ranges_key_once = PTHREAD_ONCE_INIT;
 
+/* runs on the ending thread: NVTX calls made later in that thread's teardown find no stack instead of a freed one */
+static void free_thread_ranges(void *ranges)
+{
+    thread_ranges = NULL;
+    free(ranges);
+}
+
 static void make_ranges_key(void)
 {
-    pthread_key_create(&ranges_key, free);
+    pthread_key_create(&ranges_key, free_thread_ranges);
 }
 
 static struct thread_ranges *ranges_of_this_thread(void)

@@ -26,12 +26,13 @@ import org.apache.maven.project.MavenProject;
  * <p>It extracts the library from the plugin jar to {@code ${project.build.directory}/cuda-stack-budget-agent/} (only
  * when it changed) and sets these project properties:
  * <ul>
- *   <li>{@code cudaStackBudget.agentLibrary}: the library's absolute path (for {@code CUDA_INJECTION64_PATH});</li>
+ *   <li>{@code cudaStackBudget.agentLibrary}: the library's absolute path (for {@code CUDA_INJECTION64_PATH} and
+ *       {@code NVTX_INJECTION64_PATH});</li>
  *   <li>{@code cudaStackBudget.launchLog}: the kernel launch log (for {@code CUDA_STACK_BUDGET_LAUNCH_LOG}); the
  *       {@code check} goal reads this property, so it judges the launched kernels without further configuration;</li>
  *   <li>{@code cudaStackBudget.libraryLog}: the library log (for {@code CUDA_STACK_BUDGET_LIBRARY_LOG});</li>
- *   <li>{@code cudaStackBudget.agentEnv}: the three variables as one shell snippet,
- *       {@code CUDA_INJECTION64_PATH=... CUDA_STACK_BUDGET_LAUNCH_LOG=... CUDA_STACK_BUDGET_LIBRARY_LOG=...};</li>
+ *   <li>{@code cudaStackBudget.agentEnv}: the variables as one shell snippet, {@code CUDA_INJECTION64_PATH=...
+ *       NVTX_INJECTION64_PATH=... CUDA_STACK_BUDGET_LAUNCH_LOG=... CUDA_STACK_BUDGET_LIBRARY_LOG=...};</li>
  *   <li>{@code cudaStackBudget.agentEnvFile}: a file with the same variables as {@code export} lines, for shell steps
  *       outside Maven ({@code . target/cuda-stack-budget-agent/agent-env.sh}).</li>
  * </ul>

@@ -197,6 +197,21 @@ class CuptiInjectionLibraryTest {
     }
 
     @Test
+    void aCuptiThatCannotBeLoadedGivesAStatusNamingWhatWasTriedAndTheVariable() throws Exception {
+        Path log = temp.resolve("no-cupti/launch.log");
+        Files.createDirectories(log.getParent());
+        ProcessBuilder builder = new ProcessBuilder(harness.toString(), library.toString(), "exit-from-thread");
+        builder.environment().put("CUDA_STACK_BUDGET_LAUNCH_LOG", log.toString());
+        builder.environment().put("CUDA_STACK_BUDGET_CUPTI_LIBRARY", "/nonexistent/libcupti.so.13");
+        Result result = Result.of(builder.start());
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(Files.readAllLines(log)).containsExactly("# cuda-stack-budget launch log 1",
+                "# status: cupti-unavailable - libcupti could not be loaded (tried /nonexistent/libcupti.so.13); "
+                        + "set CUDA_STACK_BUDGET_CUPTI_LIBRARY to its path",
+                "# processes: 1", "_Z10beforeExitv\tharness-main\t32");
+    }
+
+    @Test
     void theBuildScriptWithoutCuptiHeadersFailsWithOneMessageNamingTheSkipProperty() throws Exception {
         Path emptyToolkit = Files.createDirectories(temp.resolve("no-cuda"));
         Result result = run(Map.of("CUDA_HOME", emptyToolkit.toString()), "bash", "src/main/native/build.sh",

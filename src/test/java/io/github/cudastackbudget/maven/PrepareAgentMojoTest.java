@@ -112,13 +112,14 @@ class PrepareAgentMojoTest {
                 .containsEntry("cudaStackBudget.launchLog", launchLog.toString())
                 .containsEntry("cudaStackBudget.libraryLog", launchLog + ".libraries")
                 .containsEntry("cudaStackBudget.agentEnv", "CUDA_INJECTION64_PATH=" + library
-                        + " CUDA_STACK_BUDGET_LAUNCH_LOG=" + launchLog + " CUDA_STACK_BUDGET_LIBRARY_LOG=" + launchLog
+                        + " NVTX_INJECTION64_PATH=" + library + " CUDA_STACK_BUDGET_LAUNCH_LOG=" + launchLog + " CUDA_STACK_BUDGET_LIBRARY_LOG=" + launchLog
                         + ".libraries")
                 .containsEntry("cudaStackBudget.agentEnvFile", build.resolve("cuda-stack-budget-agent/agent-env.sh")
                         .toString());
         assertThat(build.resolve("cuda-stack-budget-agent/agent-env.sh")).hasContent(String.join("\n",
                 "# written by cuda-stack-budget:prepare-agent: . this file, then run the job",
                 "export CUDA_INJECTION64_PATH=" + library,
+                "export NVTX_INJECTION64_PATH=" + library,
                 "export CUDA_STACK_BUDGET_LAUNCH_LOG=" + launchLog,
                 "export CUDA_STACK_BUDGET_LIBRARY_LOG=" + launchLog + ".libraries"));
 

@@ -22,6 +22,11 @@ public final class AgentLibrary {
     public static final String RESOURCE = "/native/linux-x86_64/" + FILE_NAME;
     /** The variable the CUDA driver reads to load an injection library. */
     public static final String INJECTION_VARIABLE = "CUDA_INJECTION64_PATH";
+    /**
+     * The variable NVTX reads to load its tool: the same library, so that NVTX ranges reach it from the first NVTX call
+     * (the attribution of a launch is the innermost NVTX range of its thread).
+     */
+    public static final String NVTX_INJECTION_VARIABLE = "NVTX_INJECTION64_PATH";
     /** Where the library writes the kernel launch log. */
     public static final String LAUNCH_LOG_VARIABLE = "CUDA_STACK_BUDGET_LAUNCH_LOG";
     /** Where the library writes the library log (default: the launch log + {@code .libraries}). */
@@ -109,6 +114,7 @@ public final class AgentLibrary {
     public static Map<String, String> environment(Path library, Path launchLog, Path libraryLog) {
         java.util.LinkedHashMap<String, String> variables = new java.util.LinkedHashMap<>();
         variables.put(INJECTION_VARIABLE, library.toString());
+        variables.put(NVTX_INJECTION_VARIABLE, library.toString());
         variables.put(LAUNCH_LOG_VARIABLE, launchLog.toString());
         variables.put(LIBRARY_LOG_VARIABLE, libraryLog.toString());
         return java.util.Collections.unmodifiableMap(variables);
