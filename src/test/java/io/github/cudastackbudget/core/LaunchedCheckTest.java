@@ -142,7 +142,7 @@ class LaunchedCheckTest {
         assertThat(outcome.reportLines()).contains(
                 "  launched kernels:            3 (2 matched, 1 in no scanned library) from " + launch,
                 "  launched reservation: 1.03 GiB (1,107,296,256 B) = 270,336 threads x 4,096 B",
-                "  worst-case reservation: 2.57 GiB (2,759,589,888 B) = 270,336 threads x 10,208 B (frame 10,200 B "
+                "  worst-case reservation (static, every kernel): 2.57 GiB (2,759,589,888 B) = 270,336 threads x 10,208 B (frame 10,200 B "
                         + "rounded up to 16)",
                 "      shared memory per block: 0 B static + 2,048 B dynamic = 2,048 B",
                 "  budget: 2.00 GiB (2,147,483,648 B) (51.6% used by the launched kernels)");
@@ -306,5 +306,22 @@ class LaunchedCheckTest {
         assertThat(recorder.warnings).anyMatch(line -> line.startsWith("4 launched kernel(s) are in no scanned library"));
         assertThat(json().get("unmatchedLaunchedKernels")).hasSize(4);
         assertThat(json().get("launched").get("librariesLoaded").asInt()).isEqualTo(65);
+    }
+
+    @Test
+    void onADeviceWithoutSassTheLaunchedKernelsAreListedAsJit() throws Exception {
+        Path launch = log(OK + K1024 + "\tmain\t0\n");
+        CheckOptions options = options(libs, null, null, launch);
+        options = new CheckOptions(options.fileSets(), options.libraryFiles(), options.usedBy(), options.engine(),
+                options.cuobjdump(), options.timeout(), options.parallelism(), options.devices(), "h200-141gb,rtx-5090", false,
+                null, null, options.outputDirectory(), 0, true, options.environment(), launch, null);
+        CheckRunner.Outcome outcome = CheckRunner.run(options, CheckListener.SILENT);
+        DeviceResult rtx = outcome.result().devices().get(1);
+        assertThat(rtx.skipped()).as("libframes.so has no sm_12x SASS, only compute_90 PTX").isTrue();
+        assertThat(rtx.launched().jit()).extracting(choice -> choice.function().name()).containsExactly(K1024);
+        assertThat(rtx.launched().reservationBytes()).isZero();
+        assertThat(outcome.reportLines()).contains("  1 launched function(s) would JIT from PTX here (frame unknown)");
+        assertThat(json().get("devices").get(1).get("launchedJitKernels").get(0).get("jitFrom").asText())
+                .isEqualTo("compute_90");
     }
 }

@@ -115,7 +115,9 @@ public final class TextReport {
         long threads = device.device().maxResidentThreads();
         String role = launched.headline() ? "" : " (not judged: the launch log is incomplete)";
         KernelRecord worst = launched.worst();
-        if (worst == null || worst.stack() == 0) {
+        if (launched.kernels().isEmpty()) {
+            out.add("  launched reservation: 0 B" + role + " (none of the launched kernels runs on this device)");
+        } else if (worst == null || worst.stack() == 0) {
             out.add("  launched reservation: 0 B" + role + " (" + launched.kernels().size() + " launched kernel(s) run "
                     + "here, none with a stack frame)");
         } else {
@@ -144,6 +146,10 @@ public final class TextReport {
 
     private static void renderLaunchedListing(CheckResult result, DeviceResult device, int top, List<String> out) {
         List<LaunchedImage> kernels = device.launched().kernels();
+        if (kernels.isEmpty()) {
+            out.add("  launched kernels: none runs on this device");
+            return;
+        }
         out.add("  launched kernels (" + kernels.size() + "; SHARED + DYN = shared memory per block):");
         List<LaunchedImage> shown = top <= 0 ? kernels : kernels.subList(0, Math.min(top, kernels.size()));
         for (LaunchedImage image : shown) {
@@ -176,6 +182,10 @@ public final class TextReport {
         }
         if (device.skipped()) {
             out.add("  SKIPPED: " + device.skipReason());
+            if (device.launched() != null && !device.launched().jit().isEmpty()) {
+                out.add("  " + device.launched().jit().size() + " launched function(s) would JIT from PTX here (frame "
+                        + "unknown)");
+            }
             return;
         }
         if (device.fellBack()) {
@@ -195,7 +205,8 @@ public final class TextReport {
                     + " is held anyway)");
         } else {
             long limit = Reservation.stackLimitFor(worst.stack());
-            out.add("  worst-case reservation: " + ByteSize.format(device.staticReservationBytes()) + " = "
+            out.add("  worst-case reservation" + (device.launched() != null ? " (static, every kernel)" : "") + ": "
+                    + ByteSize.format(device.staticReservationBytes()) + " = "
                     + ByteSize.grouped(spec.maxResidentThreads()) + " threads x " + ByteSize.grouped(limit) + " B"
                     + (limit != worst.stack() ? " (frame " + ByteSize.grouped(worst.stack()) + " B rounded up to 16)" : ""));
             out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
