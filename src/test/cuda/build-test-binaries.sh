@@ -12,6 +12,9 @@
 #   frames.fatbin       nvcc -fatbin
 #   libframes_rdc.so    nvcc -rdc=true -shared (device-linked; .nv_fatbin and __nv_relfatbin)
 #   libhostonly.so      gcc only, no device code
+#   libframes_lz4.so    as libframes.so, every entry LZ4-compressed (-Xfatbin -compress-all -compress-mode=speed)
+#   libframes_zstd.so   as libframes.so, every entry Zstandard-compressed (-Xfatbin -compress-all)
+#   libframes_nocomp.so as libframes.so, no entry compressed (-compress-mode=none)
 #   ptxas-info.txt      the -Xptxas -v output of the libframes.so build
 #   nvlink-info.txt     the -Xnvlink -v output of device-linking frames_rdc.o
 #                       (the only place nvcc 13.0 reports the recursive kernel's
@@ -29,9 +32,10 @@ fi
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT_DIR="$1"
 
-SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
+SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/sassonly.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
 OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
-         libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt)
+         libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt
+         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libmixedptx.so)
 
 up_to_date() {
     local out src
@@ -86,6 +90,17 @@ nvcc -O2 -shared -Xcompiler -fPIC -rdc=true -arch=sm_90 -o "$WORK/libframes_rdc.
 nvcc -arch=sm_90 -dlink -Xnvlink -v -o "$WORK/frames_dlink.o" "$WORK/frames_rdc.o" \
     >"$WORK/nvlink-info.txt" 2>&1 \
     || { cat "$WORK/nvlink-info.txt" >&2; exit 1; }
+# the same library in each payload compression (the native reader's zstd and LZ4 decoders)
+nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -Xfatbin -compress-all -compress-mode=speed \
+    -o "$WORK/libframes_lz4.so" "$FRAMES"
+nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -Xfatbin -compress-all -o "$WORK/libframes_zstd.so" "$FRAMES"
+nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -compress-mode=none -o "$WORK/libframes_nocomp.so" "$FRAMES"
+# one library, two objects: frames.cu with sm_80 SASS + compute_80 PTX, sassonly.cu with sm_80 SASS only; on an
+# sm_90 GPU the first kernels would be JIT-compiled from PTX, the second cannot run
+nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80 -Xcompiler -fPIC -c \
+    -o "$WORK/withptx.o" "$FRAMES"
+nvcc -gencode arch=compute_80,code=sm_80 -Xcompiler -fPIC -c -o "$WORK/sassonly.o" "$SRC_DIR/sassonly.cu"
+nvcc -shared -o "$WORK/libmixedptx.so" "$WORK/withptx.o" "$WORK/sassonly.o"
 "$CC" -c -fPIC -o "$WORK/hostonly.o" "$SRC_DIR/hostonly.c"
 "$CC" -shared -fPIC -o "$WORK/libhostonly.so" "$WORK/hostonly.o"
 ar rcs "$WORK/libframes.a" "$WORK/frames.o" "$WORK/hostonly.o"

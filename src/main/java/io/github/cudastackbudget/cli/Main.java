@@ -6,6 +6,8 @@ import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.scan.JarInput;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,12 +23,13 @@ public final class Main {
     private static final String USAGE = String.join("\n",
             "usage: cuda-stack-budget [options] FILE-OR-DIRECTORY...",
             "  a directory is scanned with the default patterns (**/*.so, **/*.so.*, **/*.cubin, **/*.fatbin, **/*.o, **/*.a)",
+            "  a .jar (or .zip) file: its entries matching those patterns are read in place (native engine)",
             "  --devices ID,ID          catalog presets (e.g. h200-141gb,l4)",
             "  --device NAME:CC:THREADS an explicit device (e.g. mygpu:9.0:270336); repeatable",
             "  --max-reservation SIZE   budget per device (1.5 GiB, 512MiB, bytes, 2%)",
             "  --max-stack SIZE         per-kernel frame limit",
             "  --cuobjdump PATH         the cuobjdump executable",
-            "  --engine auto|cuobjdump  how kernels are read",
+            "  --engine auto|native|cuobjdump  how kernels are read (auto: native, cuobjdump for unknown layouts)",
             "  --output DIR             where reports go (default ./cuda-stack-budget)",
             "  --top N                  rows in the verbose listing (0 = all; default 25)",
             "  --parallelism N          files read at once (default: processors, at most 8)",
@@ -47,6 +50,7 @@ public final class Main {
     static int run(String[] args) {
         List<FileSetSpec> fileSets = new ArrayList<>();
         List<Path> files = new ArrayList<>();
+        List<JarInput> jars = new ArrayList<>();
         List<DeviceDefinition> devices = new ArrayList<>();
         String presets = null;
         String maxReservation = null;
@@ -92,13 +96,15 @@ public final class Main {
                         Path path = Path.of(arg);
                         if (Files.isDirectory(path)) {
                             fileSets.add(new FileSetSpec(path, FileSetSpec.DEFAULT_INCLUDES, List.of()));
+                        } else if (isJar(path)) {
+                            jars.add(new JarInput(path, ""));
                         } else {
                             files.add(path);
                         }
                     }
                 }
             }
-            if (fileSets.isEmpty() && files.isEmpty()) {
+            if (fileSets.isEmpty() && files.isEmpty() && jars.isEmpty()) {
                 throw new IllegalArgumentException("no file or directory given\n" + USAGE);
             }
             if (timeout < 1) {
@@ -127,7 +133,7 @@ public final class Main {
         };
         CheckOptions options = new CheckOptions(fileSets, files, "", engine, cuobjdump, Duration.ofSeconds(timeout),
                 parallelism, devices, presets, detect, maxReservation, maxStack, output, top, verbose, System.getenv(),
-                launchLog, libraryLog);
+                new JarScanOptions(jars, List.of(), List.of()), launchLog, libraryLog);
         try {
             CheckRunner.Outcome outcome = CheckRunner.run(options, listener);
             if (!quiet && !outcome.result().noKernels()) {
@@ -143,6 +149,11 @@ public final class Main {
             System.err.println("cuda-stack-budget: failed unexpectedly (" + e + "); please report it");
             return 3;
         }
+    }
+
+    private static boolean isJar(Path path) {
+        String name = path.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        return name.endsWith(".jar") || name.endsWith(".zip");
     }
 
     private static DeviceDefinition device(String spec) {

@@ -2,6 +2,7 @@ package io.github.cudastackbudget.core;
 
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.Objects;
  * @param top                rows in the per-kernel listing (0 = all)
  * @param verbose            per-kernel and per-library listing
  * @param environment        the process environment (PATH, CUDA_HOME, ...)
+ * @param jarScan            JAR files whose native-library entries are read in place
  * @param launchLog          the kernel launch log of a recorded run (launched mode), or null for the static check
  * @param libraryLog         the library log of that run, or null for {@code <launchLog>.libraries} (used when it
  *                           exists)
@@ -35,26 +37,46 @@ import java.util.Objects;
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
-        boolean verbose, Map<String, String> environment, Path launchLog, Path libraryLog) {
+        boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog) {
 
     /** The suffix of the library log's default name: {@code <launchLog>.libraries}. */
     public static final String LIBRARY_LOG_SUFFIX = ".libraries";
 
-    /** Options of the static check (no launch log). */
+    /** Options of the static check without JAR scanning. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
             String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
             boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
             boolean verbose, Map<String, String> environment) {
         this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
-                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment, null,
-                null);
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                JarScanOptions.NONE, null, null);
+    }
+
+    /** Options of the static check. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, null, null);
+    }
+
+    /** Options without JAR scanning, with a launch log (launched mode; null for the static check). */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, Path launchLog, Path libraryLog) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                JarScanOptions.NONE, launchLog, libraryLog);
     }
 
     /** The same options with a launch log and (null for the default) a library log. */
     public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                environment, newLaunchLog, newLibraryLog);
+                environment, jarScan, newLaunchLog, newLibraryLog);
     }
 
     /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */
@@ -66,6 +88,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
     }
 
     public CheckOptions {
+        jarScan = jarScan == null ? JarScanOptions.NONE : jarScan;
         fileSets = List.copyOf(fileSets);
         libraryFiles = List.copyOf(libraryFiles);
         devices = List.copyOf(devices);

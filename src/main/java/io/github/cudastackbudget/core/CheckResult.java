@@ -59,9 +59,9 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         return devices.stream().flatMap(device -> device.violations().stream()).toList();
     }
 
-    /** True when no file held device code. */
+    /** True when no file held device code (no SASS record and no PTX kernel). */
     public boolean noKernels() {
-        return index.recordCount() == 0;
+        return index.recordCount() == 0 && index.functionCount() == 0;
     }
 
     /** The readable name of a kernel. */

@@ -11,7 +11,9 @@ import io.github.cudastackbudget.core.device.DefaultDevices;
 import io.github.cudastackbudget.core.device.DeviceResolver;
 import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.device.LocalGpuDetector;
+import io.github.cudastackbudget.core.engine.AutoEngine;
 import io.github.cudastackbudget.core.engine.CuobjdumpEngine;
+import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.engine.EngineException;
 import io.github.cudastackbudget.core.launch.LaunchLog;
 import io.github.cudastackbudget.core.launch.LaunchLogException;
@@ -100,7 +102,7 @@ public final class CheckRunner {
         Demangler demangler = Demangler.fromEnvironment(options.environment());
         StackBudgetCheck.Request request = new StackBudgetCheck.Request(options.fileSets(), options.libraryFiles(),
                 options.usedBy(), engine, options.parallelism(), devices, defaults, origin, defaultBudget, maxStack,
-                demangler, launch);
+                demangler, options.jarScan(), launch);
         CheckResult result = StackBudgetCheck.run(request, listener).withLeadingWarnings(deviceWarnings);
         List<String> reportLines = TextReport.render(result, options.top(), options.verbose());
         List<Path> reports = new ArrayList<>();
@@ -148,24 +150,30 @@ public final class CheckRunner {
 
     private static StackBudgetCheck.EngineProvider engineProvider(CheckOptions options) throws CheckException {
         String engine = options.engine().toLowerCase(Locale.ROOT);
-        switch (engine) {
-            case "auto", "cuobjdump" -> {
-                return () -> {
-                    Path executable;
-                    if (!blank(options.cuobjdump())) {
-                        executable = Path.of(options.cuobjdump());
-                    } else {
-                        executable = CuobjdumpEngine.locate(options.environment()).orElseThrow(() -> new EngineException(
-                                "cuobjdump was not found (looked on PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and "
-                                        + "/usr/local/cuda/bin), but the scanned files hold CUDA device code: install the "
-                                        + "CUDA toolkit or set -DcudaStackBudget.cuobjdump=/path/to/cuobjdump"));
-                    }
-                    return CuobjdumpEngine.using(executable, options.timeout());
-                };
+        AutoEngine.FallbackProvider cuobjdump = () -> {
+            Path executable;
+            if (!blank(options.cuobjdump())) {
+                executable = Path.of(options.cuobjdump());
+            } else {
+                executable = CuobjdumpEngine.locate(options.environment()).orElseThrow(() -> new EngineException(
+                        "cuobjdump was not found (looked on PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and "
+                                + "/usr/local/cuda/bin), but the scanned files hold CUDA device code: install the "
+                                + "CUDA toolkit or set -DcudaStackBudget.cuobjdump=/path/to/cuobjdump"));
             }
-            case "native" -> throw new CheckException("engine 'native' is not available in this version: use "
-                    + "engine cuobjdump (or auto)");
-            default -> throw new CheckException("engine '" + options.engine() + "' is unknown: use auto, cuobjdump or native");
+            return CuobjdumpEngine.using(executable, options.timeout());
+        };
+        switch (engine) {
+            case "cuobjdump" -> {
+                return cuobjdump::get;
+            }
+            case "native" -> {
+                return () -> new NativeEngine(options.parallelism());
+            }
+            case "auto" -> {
+                return () -> new AutoEngine(new NativeEngine(options.parallelism()), cuobjdump);
+            }
+            default -> throw new CheckException("engine '" + options.engine() + "' is unknown: use auto, cuobjdump or "
+                    + "native");
         }
     }
 

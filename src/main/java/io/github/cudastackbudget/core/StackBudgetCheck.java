@@ -11,6 +11,8 @@ import io.github.cudastackbudget.core.engine.KernelEngine;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.engine.LibraryScan;
 import io.github.cudastackbudget.core.engine.LibraryScanner;
+import io.github.cudastackbudget.core.engine.JarEntryReads;
+import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.launch.LaunchLog;
 import io.github.cudastackbudget.core.launch.LaunchMatch;
 import io.github.cudastackbudget.core.launch.LaunchMatcher;
@@ -18,9 +20,14 @@ import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.launch.LibraryLog;
 import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
+import io.github.cudastackbudget.core.scan.JarEntryLibrary;
+import io.github.cudastackbudget.core.scan.JarInput;
+import io.github.cudastackbudget.core.scan.JarLibraryFinder;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
 import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.LibraryDiscovery;
+import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,6 +37,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,21 +66,32 @@ public final class StackBudgetCheck {
      * @param defaultMaxReservation the budget of devices without their own, or null
      * @param maxStackPerThread     the per-kernel frame limit, or null
      * @param demangler             names kernels for people
+     * @param jarScan               JAR files whose native-library entries are read in place (native engine)
      * @param launch                the logs of a recorded run (launched mode), or null for the static check
      */
     public record Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
             int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
-            SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, Launch launch) {
+            SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan,
+            Launch launch) {
 
-        /** A request of the static check (no launch log). */
+        /** A request without JAR scanning, of the static check. */
         public Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
                 int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
                 SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler) {
             this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, defaultDevices, deviceOrigin,
-                    defaultMaxReservation, maxStackPerThread, demangler, null);
+                    defaultMaxReservation, maxStackPerThread, demangler, JarScanOptions.NONE, null);
+        }
+
+        /** A request of the static check. */
+        public Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+                int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
+                SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan) {
+            this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, defaultDevices, deviceOrigin,
+                    defaultMaxReservation, maxStackPerThread, demangler, jarScan, null);
         }
 
         public Request {
+            jarScan = jarScan == null ? JarScanOptions.NONE : jarScan;
             fileSets = List.copyOf(fileSets);
             explicitFiles = List.copyOf(explicitFiles);
             devices = List.copyOf(devices);
@@ -121,24 +140,75 @@ public final class StackBudgetCheck {
                     + "): nothing to check in it");
         }
         List<DeviceCodeProbe> files = discovery.withDeviceCode();
+        List<JarEntryLibrary> jarEntries = new ArrayList<>();
+        try {
+            for (JarInput jar : request.jarScan().jars()) {
+                jarEntries.addAll(JarLibraryFinder.find(jar, request.jarScan().includes(),
+                        request.jarScan().excludes()));
+            }
+        } catch (LibraryDiscovery.DiscoveryException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
+        int filesProbed = discovery.filesProbed() + jarEntries.size();
         Launch launch = request.launch();
-        if (files.isEmpty() && launch == null) {
-            return new CheckResult(discovery.filesProbed(), List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
+        if (files.isEmpty() && jarEntries.isEmpty() && launch == null) {
+            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
                     request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
         }
 
         LazyEngine engine = new LazyEngine(request.engine());
-        long start = System.nanoTime();
-        List<LibraryScan> attributed = new ArrayList<>();
+        KernelEngine fileEngine = null;
         if (!files.isEmpty()) {
-            attributed.addAll(scan(engine, files, request.parallelism(), listener).stream()
-                    .map(scan -> scan.withUsedBy(request.usedBy())).toList());
+            try {
+                fileEngine = engine.get();
+            } catch (EngineException e) {
+                throw new CheckException(e.getMessage(), e);
+            }
+            listener.info("Reading " + files.size() + " file(s) with device code using " + fileEngine.description());
+        }
+        NativeEngine jarEngine = jarEntries.isEmpty() ? null : new NativeEngine(request.parallelism());
+        if (jarEngine != null) {
+            listener.info("Reading " + jarEntries.size() + " library entr" + (jarEntries.size() == 1 ? "y" : "ies")
+                    + " of " + request.jarScan().jars().size() + " JAR(s) in place using " + jarEngine.description());
+        }
+        long start = System.nanoTime();
+        List<LibraryScan> scans = List.of();
+        if (fileEngine != null || jarEngine != null) {
+            try {
+                List<LibraryScanner.ReadTask> tasks = new ArrayList<>();
+                KernelEngine readFiles = fileEngine;
+                files.forEach(file -> tasks.add(() -> Optional.of(readFiles.read(file))));
+                tasks.addAll(JarEntryReads.tasks(jarEntries, jarEngine));
+                scans = new LibraryScanner(fileEngine != null ? fileEngine : jarEngine, request.parallelism()).run(tasks,
+                        (scan, done, total) -> listener.info("  [" + done + "/" + total + "] " + name(scan) + ": "
+                                + scan.records().size() + " kernel records, " + scan.libraries().size() + " librar"
+                                + (scan.libraries().size() == 1 ? "y" : "ies") + ", " + scan.elapsedMillis() + " ms"));
+            } catch (EngineException e) {
+                throw new CheckException(e.getMessage(), e);
+            }
+        }
+        int fromFiles = files.size(); // file reads come first and never come back empty
+        List<LibraryScan> attributed = new ArrayList<>(scans.size());
+        for (int i = 0; i < scans.size(); i++) {
+            // files belong to the project; JAR entries already carry their JAR's owner
+            attributed.add(i < fromFiles ? scans.get(i).withUsedBy(request.usedBy()) : scans.get(i));
         }
         LaunchedRun launched = null;
         if (launch != null) {
             launched = matchLaunched(launch, files, attributed, engine, listener, warnings);
         }
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
+        if (engine.created()) {
+            engine.current().warnings().forEach(line -> warn(listener, warnings, line));
+        }
+        String fileEngineDescription = engine.created() ? engine.current().description() : null;
+        String engineDescription = fileEngineDescription != null ? fileEngineDescription
+                + (jarEngine != null ? "; JAR entries: " + jarEngine.description() : "")
+                : jarEngine != null ? jarEngine.description() : "none (no device code)";
+        if (attributed.isEmpty() && launched == null) {
+            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
+                    request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
+        }
         for (DeviceCodeProbe probe : files) {
             if (probe.detail() != null && probe.detail().endsWith(" with __nv_relfatbin")) {
                 warn(listener, warnings, probe.file().getFileName() + " holds relocatable device code (-rdc): its "
@@ -156,11 +226,9 @@ public final class StackBudgetCheck {
         if (launched != null) {
             reportLaunchWarnings(launched, listener, warnings, displayNames);
         }
-        String engineDescription = engine.described();
         if (attributed.isEmpty()) {
-            return new CheckResult(discovery.filesProbed(), List.of(), index, displayNames, List.of(),
-                    request.defaultDevices(), request.deviceOrigin(), warnings,
-                    engineDescription == null ? "none (no device code)" : engineDescription, scanMillis, launched);
+            return new CheckResult(filesProbed, List.of(), index, displayNames, List.of(), request.defaultDevices(),
+                    request.deviceOrigin(), warnings, engineDescription, scanMillis, launched);
         }
 
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
@@ -178,7 +246,7 @@ public final class StackBudgetCheck {
             if (device.skipped()) {
                 warn(listener, warnings, "device " + device.device().name() + " skipped: " + device.skipReason());
             } else {
-                reportDeviceWarnings(device, listener, warnings, displayNames);
+                reportDeviceWarnings(device, index, listener, warnings, displayNames);
             }
         }
         if (index.recordCount() > 0 && !devices.isEmpty() && devices.stream().allMatch(DeviceResult::skipped)) {
@@ -190,7 +258,7 @@ public final class StackBudgetCheck {
             }
             warn(listener, warnings, message.replace("configured", "default"));
         }
-        return new CheckResult(discovery.filesProbed(), attributed, index, displayNames, devices,
+        return new CheckResult(filesProbed, attributed, index, displayNames, devices,
                 request.defaultDevices(), request.deviceOrigin(), warnings, engineDescription, scanMillis, launched);
     }
 
@@ -336,12 +404,17 @@ public final class StackBudgetCheck {
             return engine;
         }
 
-        String described() {
-            return engine == null ? null : engine.description();
+        boolean created() {
+            return engine != null;
+        }
+
+        KernelEngine current() {
+            return engine;
         }
     }
 
-    private static void reportDeviceWarnings(DeviceResult device, CheckListener listener, List<String> warnings,
+
+    private static void reportDeviceWarnings(DeviceResult device, KernelIndex index, CheckListener listener, List<String> warnings,
             Map<String, String> displayNames) {
         String name = device.device().name();
         if (!device.unknownStack().isEmpty()) {
@@ -352,11 +425,23 @@ public final class StackBudgetCheck {
                     + "; the driver then only guarantees cudaLimitStackSize");
         }
         if (!device.jit().isEmpty()) {
-            listener.info("device " + name + ": " + device.jit().size() + " function(s) have no SASS for "
-                    + device.device().capability().smName() + "; their library embeds compatible PTX, so if they are "
-                    + "launched there the driver JIT-compiles them (frame unknown at build time), e.g. "
-                    + displayNames.getOrDefault(device.jit().get(0).function().name(),
-                            device.jit().get(0).function().name()));
+            FunctionChoice first = device.jit().get(0);
+            String example = displayNames.getOrDefault(first.function().name(), first.function().name()) + " in "
+                    + first.function().library();
+            boolean perKernel = device.jit().stream()
+                    .allMatch(choice -> index.ptxEntriesKnown(choice.function().library()));
+            if (perKernel) {
+                warn(listener, warnings, "device " + name + ": " + device.jit().size() + " kernel(s) have no SASS for "
+                        + device.device().capability().smName() + " and would be JIT-compiled from their PTX when "
+                        + "launched; their frame is unknown at build time, so this device's figure does not cover "
+                        + "them, e.g. " + example);
+            } else {
+                listener.info("device " + name + ": " + device.jit().size() + " function(s) have no SASS for "
+                        + device.device().capability().smName() + "; their library embeds compatible PTX, so if they "
+                        + "are launched there the driver JIT-compiles them (frame unknown at build time; the engine "
+                        + "does not name PTX kernels, so this counts every such function of the library), e.g. "
+                        + example);
+            }
         }
         if (!device.cannotRun().isEmpty()) {
             listener.info("device " + name + ": " + device.cannotRun().size() + " function(s) have neither SASS nor "
@@ -373,6 +458,16 @@ public final class StackBudgetCheck {
             listener.info("device " + name + ": " + device.ambiguous().size() + " function(s) have both a base and a "
                     + "family image loadable; NVIDIA documents no choice, so the larger frame is counted");
         }
+    }
+
+    /** A scan of a JAR entry: its library labels read {@code app.jar!/...}. */
+    private static boolean isJarScan(LibraryScan scan) {
+        return !scan.libraries().isEmpty() && scan.libraries().get(0).contains("!/");
+    }
+
+    /** The name a progress line shows: the file name, or the JAR entry's label. */
+    private static String name(LibraryScan scan) {
+        return isJarScan(scan) ? scan.libraries().get(0).replaceFirst("\\(.*$", "") : scan.path().getFileName().toString();
     }
 
     private static void warn(CheckListener listener, List<String> warnings, String line) {

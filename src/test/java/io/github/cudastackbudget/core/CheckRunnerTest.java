@@ -86,7 +86,7 @@ class CheckRunnerTest {
     private Settings nccl() throws Exception {
         Path library = RecordedCuobjdump.stage(tmp.resolve("libs"), NCCL);
         Path cuobjdump = RecordedCuobjdump.replayByName(Files.createDirectories(tmp.resolve("tool")));
-        return new Settings(List.of(), List.of(library), "auto", cuobjdump.toString(), List.of(), null, null, null, 2,
+        return new Settings(List.of(), List.of(library), "cuobjdump", cuobjdump.toString(), List.of(), null, null, null, 2,
                 pathOnly(), tmp.resolve("out"));
     }
 
@@ -178,10 +178,72 @@ class CheckRunnerTest {
     }
 
     @Test
-    void nativeEngineIsNotAvailableYet() throws Exception {
-        assertThatThrownBy(() -> run(nccl().engine("native")))
+    void nativeEngineNeedsNoToolkit() throws Exception {
+        CheckRunner.Outcome outcome = run(nccl().engine("native").cuobjdump(null).environment(Map.of("PATH", ""))
+                .presets("h200-141gb"));
+
+        assertThat(outcome.result().engine()).startsWith("native reader");
+        // the staged file is the nvcc-built libframes.so: the native reader reads its real contents
+        assertThat(outcome.result().index().recordCount()).isEqualTo(15);
+        assertThat(outcome.result().devices().get(0).worst().stack()).isEqualTo(10_200);
+    }
+
+    @Test
+    void autoPrefersTheNativeReaderAndNeedsNoCuobjdump() throws Exception {
+        CheckRunner.Outcome outcome = run(nccl().engine("auto").cuobjdump(null).environment(Map.of("PATH", ""))
+                .presets("h200-141gb"));
+
+        assertThat(outcome.result().engine()).startsWith("native reader").doesNotContain("cuobjdump");
+        assertThat(outcome.result().index().recordCount()).isEqualTo(15);
+        assertThat(outcome.result().warnings()).isEmpty();
+    }
+
+    /** libframes.so staged as libnccl.so.2 (by {@link #nccl()}) with its first fatbin container's version set to 2. */
+    private Path unknownLayoutLibrary(Settings staged) throws Exception {
+        Path library = staged.files().get(0);
+        byte[] bytes = Files.readAllBytes(library);
+        var region = io.github.cudastackbudget.core.binary.ByteRegion.of(library.toString(),
+                java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+        var elf = io.github.cudastackbudget.core.binary.ElfFile.read(region);
+        var fatbin = elf.sections().stream().filter(section -> section.name().equals(".nv_fatbin")).findFirst()
+                .orElseThrow();
+        int version = (int) fatbin.offset() + 4;
+        assertThat(bytes[version]).as("container version").isEqualTo((byte) 1);
+        bytes[version] = 2;
+        Files.write(library, bytes);
+        return library;
+    }
+
+    @Test
+    void autoReadsAnUnknownLayoutWithCuobjdumpAndSaysSo() throws Exception {
+        Settings settings = nccl().engine("auto").presets("h200-141gb");
+        Path library = unknownLayoutLibrary(settings);
+
+        CheckRunner.Outcome outcome = run(settings);
+
+        // the replayed recording of the real libnccl.so.2
+        assertThat(outcome.result().index().recordCount()).isEqualTo(5312);
+        assertThat(outcome.result().warnings()).anySatisfy(warning -> assertThat(warning)
+                .startsWith(library.getFileName() + " was read with cuobjdump: the native reader does not know its "
+                        + "layout").contains("container version 2"));
+        assertThat(outcome.result().engine()).contains("native reader").contains(settings.cuobjdump());
+    }
+
+    @Test
+    void anUnknownLayoutWithoutCuobjdumpIsOneClearError() throws Exception {
+        Settings settings = nccl();
+        Path library = unknownLayoutLibrary(settings);
+
+        assertThatThrownBy(() -> run(settings.engine("auto").cuobjdump(null).environment(Map.of("PATH", ""))))
                 .isInstanceOf(CheckException.class)
-                .hasMessage("engine 'native' is not available in this version: use engine cuobjdump (or auto)");
+                .hasMessageContaining(library.toString())
+                .hasMessageContaining("container version 2")
+                .hasMessageContaining("cuobjdump, which could read it, is not available either")
+                .hasMessageNotContaining("\n");
+        assertThatThrownBy(() -> run(settings.engine("native")))
+                .isInstanceOf(CheckException.class)
+                .hasMessageContaining("container version 2")
+                .hasMessageContaining("engine=cuobjdump");
     }
 
     @Test
@@ -331,7 +393,7 @@ class CheckRunnerTest {
         Path cuobjdump = RecordedCuobjdump.executable(tmp.resolve("sm61").resolve("cuobjdump"), "#!/bin/sh\n"
                 + "[ \"$1\" = --version ] && { echo 'Cuda compilation tools, release 13.0, V13.0.85'; exit 0; }\n"
                 + "cat '" + usage + "'\n");
-        Settings settings = new Settings(List.of(), List.of(RecordedCuobjdump.testCuda("libframes.so")), "auto",
+        Settings settings = new Settings(List.of(), List.of(RecordedCuobjdump.testCuda("libframes.so")), "cuobjdump",
                 cuobjdump.toString(), List.of(), null, "1 MiB", null, 1, pathOnly(), tmp.resolve("out"));
 
         CheckRunner.Outcome outcome = run(settings);

@@ -158,6 +158,7 @@ class CheckMojoTest {
     void missingCuobjdumpIsAMojoExecutionExceptionNamingTheProperty(CheckMojo mojo) throws Exception {
         wire(mojo);
         setVariableValueToObject(mojo, "cuobjdump", build.resolve("no-such-cuobjdump").toString());
+        setVariableValueToObject(mojo, "engine", "cuobjdump");
         assertThatThrownBy(mojo::execute).isInstanceOf(MojoExecutionException.class)
                 .hasMessageContaining("no-such-cuobjdump").hasMessageContaining("cudaStackBudget.cuobjdump");
     }

@@ -62,7 +62,7 @@ public final class BudgetEvaluator {
                 .max(Comparator.naturalOrder());
         List<FunctionChoice> choices = new ArrayList<>(index.functionCount());
         index.imagesByFunction().forEach((function, images) -> choices.add(
-                ImageSelector.choose(function, images, index.ptxArches(function.library()), capability)));
+                ImageSelector.choose(function, images, index.ptxTargets(function), capability)));
         List<FunctionChoice> jit = filter(choices, FunctionChoice.Outcome.JIT);
         List<FunctionChoice> cannotRun = filter(choices, FunctionChoice.Outcome.CANNOT_RUN);
 

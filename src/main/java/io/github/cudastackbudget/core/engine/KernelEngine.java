@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
 import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import java.util.List;
 
 /** Reads the per-function resource usage of every SASS image in one file that holds device code. */
 public interface KernelEngine {
@@ -18,4 +19,9 @@ public interface KernelEngine {
      * @throws EngineException with one line naming the file when it cannot be read
      */
     LibraryScan read(DeviceCodeProbe probe) throws EngineException;
+
+    /** What the engine wants the user to know after reading (e.g. files it read another way); empty by default. */
+    default List<String> warnings() {
+        return List.of();
+    }
 }

@@ -21,10 +21,14 @@ import java.util.TreeSet;
  * @param ptxArches     targets of the embedded PTX images per library label (a PTX image carries no figures)
  * @param usedBy        who ships or uses the file (a Maven artifact, a module) for the "used by" listing; may be empty
  * @param elapsedMillis wall time of the read
+ * @param ptxEntries    the kernels ({@code .entry} names) of the embedded PTX per library label and PTX target; only
+ *                      meaningful when {@code ptxEntriesKnown}
+ * @param ptxEntriesKnown whether the engine could see PTX entry names (native: yes; cuobjdump's resource listing:
+ *                      no, so the map is empty and says nothing)
  */
 public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
         Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
-        long elapsedMillis) {
+        long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown) {
 
     public LibraryScan {
         Objects.requireNonNull(path, "path");
@@ -33,6 +37,33 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
         sassArches = immutableCopy(sassArches);
         ptxArches = immutableCopy(ptxArches);
         usedBy = usedBy == null ? "" : usedBy;
+        ptxEntries = immutableEntries(ptxEntries == null ? Map.of() : ptxEntries);
+    }
+
+    /** A scan by an engine that does not see PTX entry names (cuobjdump). */
+    public LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
+            Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
+            long elapsedMillis) {
+        this(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, Map.of(), false);
+    }
+
+    private static Map<String, Map<GpuArch, SortedSet<String>>> immutableEntries(
+            Map<String, Map<GpuArch, SortedSet<String>>> source) {
+        Map<String, Map<GpuArch, SortedSet<String>>> copy = new TreeMap<>();
+        source.forEach((library, byArch) -> {
+            Map<GpuArch, SortedSet<String>> arches = new TreeMap<>();
+            byArch.forEach((arch, names) -> arches.put(arch, Collections.unmodifiableSortedSet(new TreeSet<>(names))));
+            copy.put(library, Collections.unmodifiableMap(arches));
+        });
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * The kernel names of the PTX for {@code arch} in one library label; empty when there is none or when
+     * {@link #ptxEntriesKnown()} is false.
+     */
+    public SortedSet<String> ptxEntriesOf(String library, GpuArch arch) {
+        return ptxEntries.getOrDefault(library, Map.of()).getOrDefault(arch, Collections.emptySortedSet());
     }
 
     private static Map<String, SortedSet<GpuArch>> immutableCopy(Map<String, SortedSet<GpuArch>> source) {
@@ -43,7 +74,8 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
 
     /** The same scan attributed to {@code owner}. */
     public LibraryScan withUsedBy(String owner) {
-        return new LibraryScan(path, libraries, records, sassArches, ptxArches, owner, elapsedMillis);
+        return new LibraryScan(path, libraries, records, sassArches, ptxArches, owner, elapsedMillis, ptxEntries,
+                ptxEntriesKnown);
     }
 
     /** SASS targets of one library label, lowest first; empty when unknown. */

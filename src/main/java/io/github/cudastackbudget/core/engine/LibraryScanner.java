@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core.engine;
 import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,12 +27,31 @@ public final class LibraryScanner {
         this.parallelism = Math.max(1, parallelism);
     }
 
+    /** One read: a scan, or empty when the input turned out to hold no device code. */
+    @FunctionalInterface
+    public interface ReadTask {
+        Optional<LibraryScan> read() throws EngineException;
+    }
+
     /**
-     * Reads every file.
+     * Reads every file with this scanner's engine.
      *
      * @throws EngineException the first failure in input order (the others are abandoned)
      */
     public List<LibraryScan> scan(List<DeviceCodeProbe> files, Progress progress) throws EngineException {
+        List<ReadTask> tasks = new ArrayList<>(files.size());
+        for (DeviceCodeProbe file : files) {
+            tasks.add(() -> Optional.of(engine.read(file)));
+        }
+        return run(tasks, progress);
+    }
+
+    /**
+     * Runs reads several at a time; the scans keep the task order, empty results are left out.
+     *
+     * @throws EngineException the first failure in task order (the others are abandoned)
+     */
+    public List<LibraryScan> run(List<ReadTask> files, Progress progress) throws EngineException {
         if (files.isEmpty()) {
             return List.of();
         }
@@ -42,18 +62,19 @@ public final class LibraryScanner {
         });
         AtomicInteger done = new AtomicInteger();
         try {
-            List<Future<LibraryScan>> futures = new ArrayList<>();
-            for (DeviceCodeProbe file : files) {
+            List<Future<Optional<LibraryScan>>> futures = new ArrayList<>();
+            for (ReadTask file : files) {
                 futures.add(pool.submit(() -> {
-                    LibraryScan scan = engine.read(file);
-                    progress.finished(scan, done.incrementAndGet(), files.size());
+                    Optional<LibraryScan> scan = file.read();
+                    int finished = done.incrementAndGet();
+                    scan.ifPresent(read -> progress.finished(read, finished, files.size()));
                     return scan;
                 }));
             }
             List<LibraryScan> scans = new ArrayList<>();
-            for (Future<LibraryScan> future : futures) {
+            for (Future<Optional<LibraryScan>> future : futures) {
                 try {
-                    scans.add(future.get());
+                    future.get().ifPresent(scans::add);
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof EngineException engineException) {
                         throw engineException;

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.launch;
 
+import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.engine.LibraryScan;
 import java.io.IOException;
@@ -24,6 +25,11 @@ import java.util.TreeSet;
  *       same file (same real path) or a file of the same name (the run may have happened on another machine or in
  *       another directory, e.g. a recorded log). The copies that were not loaded are listed, not counted;</li>
  *   <li>a name found in no scanned library is "unmatched" and listed.</li>
+ *   <li>names are looked up among the SASS functions and, where the engine read them (the native reader), the PTX
+ *       kernels: a launched kernel that exists only as PTX is matched, and each device reports it as JIT-compiled
+ *       (frame unknown);</li>
+ *   <li>a JAR entry ({@code app.jar!/native/libx.so}) counts as loaded when the library log names a file of the
+ *       entry's name (the process loaded it from wherever it was extracted).</li>
  * </ol>
  * Within a counted library, each device counts the image it would run ({@code ImageSelector}), as for the static
  * figure.
@@ -41,6 +47,15 @@ public final class LaunchMatcher {
                 librariesByName.computeIfAbsent(record.name(), name -> new TreeSet<>()).add(record.library());
                 pathByLibrary.putIfAbsent(record.library(), scan.path());
             }
+            // kernels that exist only as PTX (engines that read PTX entry names): the device JIT-compiles them
+            for (String library : scan.libraries()) {
+                for (GpuArch target : scan.ptxArchesOf(library)) {
+                    for (String name : scan.ptxEntriesOf(library, target)) {
+                        librariesByName.computeIfAbsent(name, key -> new TreeSet<>()).add(library);
+                        pathByLibrary.putIfAbsent(library, scan.path());
+                    }
+                }
+            }
         }
         Loaded loaded = Loaded.of(libraryLog);
         List<MatchedKernel> matched = new ArrayList<>();
@@ -52,7 +67,7 @@ public final class LaunchMatcher {
                 continue;
             }
             List<String> loadedHolders = holders.stream()
-                    .filter(library -> loaded.contains(pathByLibrary.get(library))).toList();
+                    .filter(library -> loaded.contains(pathByLibrary.get(library), library)).toList();
             if (loadedHolders.isEmpty()) {
                 matched.add(new MatchedKernel(kernel, List.copyOf(holders), List.of()));
             } else {
@@ -90,9 +105,21 @@ public final class LaunchMatcher {
             return new Loaded(paths, names);
         }
 
-        boolean contains(Path scanned) {
+        /**
+         * @param scanned the scanned file
+         * @param label   the library label; for a JAR entry ({@code app.jar!/native/libx.so}) the entry's file name
+         *                counts too, since a process loads such a library from wherever it was extracted
+         */
+        boolean contains(Path scanned, String label) {
             if (scanned == null) {
                 return false;
+            }
+            int entry = label.lastIndexOf("!/");
+            if (entry >= 0) {
+                String entryName = label.substring(label.lastIndexOf('/') + 1).replaceFirst("\\(.*$", "");
+                if (fileNames.contains(entryName)) {
+                    return true;
+                }
             }
             Path absolute = scanned.toAbsolutePath().normalize();
             return paths.contains(absolute) || paths.contains(real(scanned))

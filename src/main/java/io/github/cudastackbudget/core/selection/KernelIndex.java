@@ -16,18 +16,26 @@ import java.util.TreeSet;
 /**
  * Every function of every scanned library with all its SASS images, plus the PTX targets per library: the input of
  * per-device selection. Ordering is deterministic (library label, then mangled name).
+ *
+ * <p>Where the engine saw the PTX entry names (the native reader), a function's PTX targets are those whose PTX
+ * declares it as an {@code .entry}, and kernels that exist only as PTX are functions too (with no SASS image). Where it
+ * did not (cuobjdump), every PTX target of the library is assumed to hold every function: an over-approximation of
+ * what would JIT.
  */
 public final class KernelIndex {
 
     private final SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction;
     private final Map<String, SortedSet<GpuArch>> ptxByLibrary;
+    private final Map<String, Map<GpuArch, SortedSet<String>>> ptxEntriesByLibrary;
     private final SortedSet<GpuArch> sassArches;
     private final int recordCount;
 
     private KernelIndex(SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction,
-            Map<String, SortedSet<GpuArch>> ptxByLibrary, SortedSet<GpuArch> sassArches, int recordCount) {
+            Map<String, SortedSet<GpuArch>> ptxByLibrary, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries,
+            SortedSet<GpuArch> sassArches, int recordCount) {
         this.imagesByFunction = Collections.unmodifiableSortedMap(imagesByFunction);
         this.ptxByLibrary = Collections.unmodifiableMap(ptxByLibrary);
+        this.ptxEntriesByLibrary = Collections.unmodifiableMap(ptxEntries);
         this.sassArches = Collections.unmodifiableSortedSet(sassArches);
         this.recordCount = recordCount;
     }
@@ -35,6 +43,7 @@ public final class KernelIndex {
     public static KernelIndex of(List<LibraryScan> scans) {
         SortedMap<FunctionKey, List<KernelRecord>> images = new TreeMap<>();
         Map<String, SortedSet<GpuArch>> ptx = new TreeMap<>();
+        Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries = new TreeMap<>();
         SortedSet<GpuArch> arches = new TreeSet<>();
         int count = 0;
         for (LibraryScan scan : scans) {
@@ -45,9 +54,21 @@ public final class KernelIndex {
             }
             scan.ptxArches().forEach((library, targets) -> ptx.computeIfAbsent(library, key -> new TreeSet<>())
                     .addAll(targets));
+            if (scan.ptxEntriesKnown()) {
+                for (String library : scan.libraries()) {
+                    Map<GpuArch, SortedSet<String>> byTarget = ptxEntries.computeIfAbsent(library, key -> new TreeMap<>());
+                    for (GpuArch target : scan.ptxArchesOf(library)) {
+                        SortedSet<String> names = scan.ptxEntriesOf(library, target);
+                        byTarget.computeIfAbsent(target, key -> new TreeSet<>()).addAll(names);
+                        // a kernel that exists only as PTX: no SASS image, the driver JIT-compiles it (or cannot)
+                        names.forEach(name -> images.computeIfAbsent(new FunctionKey(library, name),
+                                key -> new ArrayList<>()));
+                    }
+                }
+            }
         }
         images.replaceAll((key, list) -> List.copyOf(list));
-        return new KernelIndex(images, ptx, arches, count);
+        return new KernelIndex(images, ptx, ptxEntries, arches, count);
     }
 
     /** Function -> its SASS images (one record per embedded arch; duplicates kept). */
@@ -58,6 +79,29 @@ public final class KernelIndex {
     /** PTX targets embedded in a library, lowest first. */
     public SortedSet<GpuArch> ptxArches(String library) {
         return ptxByLibrary.getOrDefault(library, Collections.emptySortedSet());
+    }
+
+    /**
+     * The PTX targets that can provide one function: those whose PTX declares it as a kernel when the engine saw PTX
+     * entry names for its library, else every PTX target of the library.
+     */
+    public SortedSet<GpuArch> ptxTargets(FunctionKey function) {
+        Map<GpuArch, SortedSet<String>> entries = ptxEntriesByLibrary.get(function.library());
+        if (entries == null) {
+            return ptxArches(function.library());
+        }
+        SortedSet<GpuArch> targets = new TreeSet<>();
+        entries.forEach((target, names) -> {
+            if (names.contains(function.name())) {
+                targets.add(target);
+            }
+        });
+        return Collections.unmodifiableSortedSet(targets);
+    }
+
+    /** Whether the PTX of a library was read down to its kernel names (so JIT lists are per function). */
+    public boolean ptxEntriesKnown(String library) {
+        return ptxEntriesByLibrary.containsKey(library);
     }
 
     /** Every SASS arch that has at least one function record. */

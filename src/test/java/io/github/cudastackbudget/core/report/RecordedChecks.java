@@ -27,7 +27,7 @@ final class RecordedChecks {
             String maxReservation, String usedBy) throws Exception {
         Path staged = RecordedCuobjdump.stage(work.resolve("libs"), library);
         Path cuobjdump = RecordedCuobjdump.replayByName(java.nio.file.Files.createDirectories(work.resolve("tool")));
-        return new CheckOptions(List.of(), List.of(staged), usedBy, "auto", cuobjdump.toString(),
+        return new CheckOptions(List.of(), List.of(staged), usedBy, "cuobjdump", cuobjdump.toString(),
                 Duration.ofSeconds(120), 2, devices, presets, false, maxReservation, null, work.resolve("out"), 25,
                 false, Map.of("PATH", System.getenv().getOrDefault("PATH", "")));
     }

@@ -171,7 +171,7 @@ class TextReportTest {
                 + "[ \"$1\" = --version ] && { echo 'Cuda compilation tools, release 13.0, V13.0.85'; exit 0; }\n"
                 + "cat '" + Files.writeString(work.resolve("usage.txt"), text) + "'\n");
         CheckOptions options = new CheckOptions(List.of(),
-                List.of(RecordedCuobjdump.testCuda("libframes.so")), "", "auto", cuobjdump.toString(),
+                List.of(RecordedCuobjdump.testCuda("libframes.so")), "", "cuobjdump", cuobjdump.toString(),
                 Duration.ofSeconds(60), 1, List.of(), "h200-141gb", false, null, null, work.resolve("out"), 1,
                 true, Map.of());
         CheckResult result = RecordedChecks.run(options).result();

@@ -1,0 +1,38 @@
+package io.github.cudastackbudget.core.binary;
+
+/**
+ * A file holding CUDA device code has a layout this reader does not know, or is truncated or corrupt. The message is
+ * one line: the file (and archive member), the byte offset in that file and what was unexpected.
+ */
+public class BinaryFormatException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final String source;
+    private final long offset;
+
+    /**
+     * @param source the file (with the archive member, e.g. {@code libfoo.a(k.o)}) as the user named it
+     * @param offset the byte offset in that file where the problem is, or -1 when there is no one place
+     * @param what   what was unexpected, e.g. {@code "fatbin container version 2 (only 1 is known)"}
+     */
+    public BinaryFormatException(String source, long offset, String what) {
+        super(source + (offset >= 0 ? ": at offset 0x" + Long.toHexString(offset) + ": " : ": ") + what);
+        this.source = source;
+        this.offset = offset;
+    }
+
+    public BinaryFormatException(String source, long offset, String what, Throwable cause) {
+        this(source, offset, what);
+        initCause(cause);
+    }
+
+    /** The file, with the archive member when there is one. */
+    public String source() {
+        return source;
+    }
+
+    /** The byte offset in the file where the problem is, or -1. */
+    public long offset() {
+        return offset;
+    }
+}

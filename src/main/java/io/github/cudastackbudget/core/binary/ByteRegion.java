@@ -1,0 +1,117 @@
+package io.github.cudastackbudget.core.binary;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.util.Objects;
+
+/**
+ * A window of bytes of one file (or of an in-memory buffer) that the readers of this package look at: a whole file, an
+ * archive member, a section, a decompressed cubin. Every access is bounds-checked against the window and fails with
+ * a {@link BinaryFormatException} naming the source and the absolute file offset.
+ *
+ * <p>File-backed regions are memory-mapped: a file of at most 2 GiB is mapped once, a larger file is mapped piece by
+ * piece as slices are asked for (each slice, e.g. one {@code .nv_fatbin} section, must itself be below 2 GiB: the
+ * limit of a Java buffer). Buffers handed out are little-endian, independent of each other (own position and limit)
+ * and safe to read from several threads when each thread has its own.
+ */
+public final class ByteRegion {
+
+    /** The largest slice a Java buffer can hold. */
+    static final long MAX_SLICE = Integer.MAX_VALUE - 8L;
+
+    private final String source;
+    private final ByteBuffer buffer;
+    private final FileChannel channel;
+    private final long base;
+    private final long size;
+    private final long fileOffset;
+
+    private ByteRegion(String source, ByteBuffer buffer, FileChannel channel, long base, long size, long fileOffset) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.buffer = buffer;
+        this.channel = channel;
+        this.base = base;
+        this.size = size;
+        this.fileOffset = fileOffset;
+    }
+
+    /**
+     * Maps a whole file. The channel must stay open while the region (and slices of a file over 2 GiB) are read; a
+     * file of at most 2 GiB is mapped at once and its slices stay valid after the channel is closed.
+     */
+    public static ByteRegion map(String source, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size <= MAX_SLICE) {
+            ByteBuffer mapped = size == 0 ? ByteBuffer.allocate(0) : channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return new ByteRegion(source, mapped, null, 0, size, 0);
+        }
+        return new ByteRegion(source, null, channel, 0, size, 0);
+    }
+
+    /** The bytes from the buffer's position to its limit (not copied). */
+    public static ByteRegion of(String source, ByteBuffer content) {
+        return of(source, content, 0);
+    }
+
+    /** The bytes from the buffer's position to its limit, whose first byte lies at {@code fileOffset} in messages. */
+    public static ByteRegion of(String source, ByteBuffer content, long fileOffset) {
+        return new ByteRegion(source, content.slice(), null, 0, content.remaining(), fileOffset);
+    }
+
+    /** The file (with the archive member, where there is one) this region is part of, for messages. */
+    public String source() {
+        return source;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    /** The absolute offset in the file (or the outermost buffer) of the region's byte {@code offset}. */
+    public long fileOffset(long offset) {
+        return fileOffset + offset;
+    }
+
+    /** A sub-window, e.g. an archive member; its messages name {@code newSource}. */
+    public ByteRegion sub(long offset, long length, String newSource) throws BinaryFormatException {
+        check(offset, length);
+        return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset);
+    }
+
+    /** Whether {@code length} bytes at {@code offset} lie inside the region. */
+    public boolean contains(long offset, long length) {
+        return offset >= 0 && length >= 0 && offset <= size && length <= size - offset;
+    }
+
+    /**
+     * {@code length} bytes at {@code offset}, as a little-endian buffer positioned at 0.
+     *
+     * @throws BinaryFormatException when they are not all inside the region, or are 2 GiB or more
+     */
+    public ByteBuffer slice(long offset, long length) throws BinaryFormatException {
+        check(offset, length);
+        if (length > MAX_SLICE) {
+            throw new BinaryFormatException(source, fileOffset(offset), length
+                    + " bytes are to be read in one piece, more than the 2 GiB a Java buffer holds");
+        }
+        if (buffer != null) {
+            return buffer.slice(Math.toIntExact(base + offset), (int) length).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        try {
+            return channel.map(FileChannel.MapMode.READ_ONLY, base + offset, length).order(ByteOrder.LITTLE_ENDIAN);
+        } catch (IOException e) {
+            throw new BinaryFormatException(source, fileOffset(offset), "cannot map " + length + " bytes: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void check(long offset, long length) throws BinaryFormatException {
+        if (!contains(offset, length)) {
+            throw new BinaryFormatException(source, fileOffset(Math.max(0, offset)), length
+                    + " bytes are needed here but only " + Math.max(0, size - Math.max(0, offset)) + " remain in "
+                    + size + " bytes (truncated or corrupt?)");
+        }
+    }
+}

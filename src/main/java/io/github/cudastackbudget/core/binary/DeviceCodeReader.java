@@ -1,0 +1,264 @@
+package io.github.cudastackbudget.core.binary;
+
+import io.github.cudastackbudget.core.arch.ArchVariant;
+import io.github.cudastackbudget.core.arch.GpuArch;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Reads every device-code image of one file without NVIDIA tools (docs/cuda-binary-format.md section 1):
+ *
+ * <ol>
+ *   <li>host ELF: the contents of every {@code .nv_fatbin} section in section order, or, only when there is none,
+ *       every {@code __nv_relfatbin} section; a bare cubin ({@code e_machine} 190): its own figures; a file starting
+ *       with the fatbin magic: the whole file; an {@code ar} archive: the same for every member;</li>
+ *   <li>each fatbin container and entry is walked in order ({@link FatbinWalker}), sequentially: headers are small;</li>
+ *   <li>entries are then decompressed and parsed in parallel on at most {@code parallelism} threads, so at most that
+ *       many decompressed entries are in memory at once, each at most {@code maxEntryBytes}; results keep file
+ *       order.</li>
+ * </ol>
+ *
+ * <p>Files are memory-mapped. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
+ * file, the offset and what was unexpected: no entry is ever skipped and no figure silently becomes 0.
+ */
+public final class DeviceCodeReader {
+
+    private static final String NV_FATBIN = ".nv_fatbin";
+    private static final String NV_RELFATBIN = "__nv_relfatbin";
+
+    private final int parallelism;
+    private final EntryDecompressor decompressor;
+
+    /**
+     * @param parallelism   entries decoded at once (1 = in the calling thread)
+     * @param maxEntryBytes the largest decompressed entry accepted
+     */
+    public DeviceCodeReader(int parallelism, long maxEntryBytes) {
+        this.parallelism = Math.max(1, parallelism);
+        this.decompressor = new EntryDecompressor(maxEntryBytes);
+    }
+
+    /** A reader using every processor and the default entry cap. */
+    public static DeviceCodeReader withDefaults() {
+        return new DeviceCodeReader(Runtime.getRuntime().availableProcessors(),
+                EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
+    }
+
+    /**
+     * Reads a file; its label is its file name, messages name it as given.
+     *
+     * @throws IOException           when the file cannot be opened or mapped
+     * @throws BinaryFormatException when its content is not understood
+     */
+    public DeviceCodeListing read(Path file) throws IOException, BinaryFormatException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            Path name = file.getFileName();
+            return read(file.toString(), name == null ? file.toString() : name.toString(),
+                    ByteRegion.map(file.toString(), channel));
+        }
+    }
+
+    /**
+     * Reads in-memory (or mapped) content, e.g. a library inside a JAR file.
+     *
+     * @param label   the library label and the name in messages ({@code app.jar!/lib/libx.so})
+     * @param content the bytes from position to limit
+     */
+    public DeviceCodeListing read(String label, ByteBuffer content) throws BinaryFormatException {
+        return read(label, label, ByteRegion.of(label, content));
+    }
+
+    /**
+     * Reads a region.
+     *
+     * @param source the file as named in messages and in {@code member} lines
+     * @param label  the library label; archive members get {@code label(member)}
+     */
+    public DeviceCodeListing read(String source, String label, ByteRegion region) throws BinaryFormatException {
+        List<List<Task>> blocks = new ArrayList<>();
+        List<String> members = new ArrayList<>();
+        DeviceCodeListing.Kind kind;
+        if (ArArchive.isArchive(region)) {
+            kind = DeviceCodeListing.Kind.ARCHIVE;
+            for (ArArchive.Member member : ArArchive.members(region)) {
+                ByteRegion body = region.sub(member.offset(), member.size(), source + "(" + member.name() + ")");
+                List<Task> tasks = new ArrayList<>();
+                if (ElfFile.isElf(body) || FatbinWalker.isFatbin(body)) {
+                    collect(body, tasks, true);
+                }
+                members.add(member.name());
+                blocks.add(tasks);
+            }
+        } else if (FatbinWalker.isFatbin(region)) {
+            kind = DeviceCodeListing.Kind.FATBIN;
+            blocks.add(collect(region, new ArrayList<>(), false));
+            members.add(null);
+        } else if (ElfFile.isElf(region)) {
+            List<Task> tasks = collect(region, new ArrayList<>(), false);
+            kind = tasks.size() == 1 && tasks.get(0).entry == null ? DeviceCodeListing.Kind.CUBIN
+                    : DeviceCodeListing.Kind.HOST_ELF;
+            blocks.add(tasks);
+            members.add(null);
+        } else {
+            throw new BinaryFormatException(source, region.fileOffset(0), "not an ELF file, fatbin or ar archive");
+        }
+
+        List<List<DeviceImage>> images = run(blocks);
+        List<DeviceCodeListing.Block> result = new ArrayList<>(blocks.size());
+        for (int i = 0; i < blocks.size(); i++) {
+            String member = members.get(i);
+            result.add(new DeviceCodeListing.Block(member, member == null ? label : label + "(" + member + ")",
+                    images.get(i)));
+        }
+        return new DeviceCodeListing(source, label, kind, result);
+    }
+
+    /** One image to decode: a fatbin entry, or a bare cubin when {@code entry} is null. */
+    private record Task(String source, FatbinWalker.Entry entry, ElfFile cubin) {
+    }
+
+    /**
+     * Finds the images of one file or member.
+     *
+     * @param lenient true inside archives: an ELF member without device code sections yields no images
+     */
+    private List<Task> collect(ByteRegion region, List<Task> tasks, boolean lenient) throws BinaryFormatException {
+        String source = region.source();
+        if (FatbinWalker.isFatbin(region)) {
+            for (FatbinWalker.Entry entry : FatbinWalker.entries(region)) {
+                tasks.add(new Task(source, entry, null));
+            }
+            return tasks;
+        }
+        ElfFile elf = ElfFile.read(region);
+        if (CubinReader.isCubin(elf)) {
+            tasks.add(new Task(source, null, elf));
+            return tasks;
+        }
+        List<ElfFile.Section> fatbins = sectionsNamed(elf, NV_FATBIN);
+        if (fatbins.isEmpty()) {
+            fatbins = sectionsNamed(elf, NV_RELFATBIN);
+        }
+        if (fatbins.isEmpty() && !lenient) {
+            throw new BinaryFormatException(source, -1, "no .nv_fatbin or __nv_relfatbin section: the file holds "
+                    + "no CUDA device code");
+        }
+        for (ElfFile.Section section : fatbins) {
+            if (section.type() == ElfFile.SHT_NOBITS) {
+                throw new BinaryFormatException(source, elf.fileOffset(section), "section " + section.name()
+                        + " has no bytes in the file (NOBITS)");
+            }
+            ByteRegion contents = region.sub(section.offset(), section.size(), source);
+            for (FatbinWalker.Entry entry : FatbinWalker.entries(contents)) {
+                tasks.add(new Task(source, entry, null));
+            }
+        }
+        return tasks;
+    }
+
+    private static List<ElfFile.Section> sectionsNamed(ElfFile elf, String name) {
+        List<ElfFile.Section> found = new ArrayList<>();
+        for (ElfFile.Section section : elf.sections()) {
+            if (section.name().equals(name)) {
+                found.add(section);
+            }
+        }
+        return found;
+    }
+
+    private List<List<DeviceImage>> run(List<List<Task>> blocks) throws BinaryFormatException {
+        int total = blocks.stream().mapToInt(List::size).sum();
+        List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
+        if (total <= 1 || parallelism == 1) {
+            for (List<Task> tasks : blocks) {
+                List<DeviceImage> images = new ArrayList<>(tasks.size());
+                for (Task task : tasks) {
+                    images.add(decode(task));
+                }
+                results.add(images);
+            }
+            return results;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, total), runnable -> {
+            Thread thread = new Thread(runnable, "cuda-stack-budget-native");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<List<Future<DeviceImage>>> futures = new ArrayList<>(blocks.size());
+            for (List<Task> tasks : blocks) {
+                List<Future<DeviceImage>> block = new ArrayList<>(tasks.size());
+                for (Task task : tasks) {
+                    block.add(pool.submit(() -> decode(task)));
+                }
+                futures.add(block);
+            }
+            for (List<Future<DeviceImage>> block : futures) {
+                List<DeviceImage> images = new ArrayList<>(block.size());
+                for (Future<DeviceImage> future : block) {
+                    images.add(future.get());
+                }
+                results.add(images);
+            }
+            return results;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof BinaryFormatException format) {
+                throw format;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BinaryFormatException("(interrupted)", -1, "interrupted while reading device code");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private DeviceImage decode(Task task) throws BinaryFormatException {
+        if (task.entry == null) {
+            return new DeviceImage(null, CubinReader.arch(task.cubin), CubinReader.read(task.cubin), List.of());
+        }
+        FatbinEntry header = task.entry.header();
+        GpuArch arch = entryArch(header, task.source);
+        ByteBuffer payload = decompressor.payload(task.entry, task.source);
+        if (header.isPtx()) {
+            return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
+        }
+        String cubinSource = task.source + " (" + header.archLabel() + " cubin of the fatbin entry at 0x"
+                + Long.toHexString(header.fileOffset()) + (header.compression() == FatbinEntry.Compression.NONE ? ""
+                        : ", offsets in the decompressed cubin") + ")";
+        ByteRegion cubin = header.compression() == FatbinEntry.Compression.NONE
+                ? ByteRegion.of(cubinSource, payload, header.fileOffset() + header.headerSize())
+                : ByteRegion.of(cubinSource, payload, 0);
+        if (!ElfFile.isElf(cubin)) {
+            throw new BinaryFormatException(task.source, header.fileOffset() + header.headerSize(),
+                    "the cubin of this fatbin entry (kind 2) does not start with the ELF magic");
+        }
+        ElfFile elf = ElfFile.read(cubin);
+        return new DeviceImage(header, arch, CubinReader.read(elf), List.of());
+    }
+
+    private static GpuArch entryArch(FatbinEntry header, String source) throws BinaryFormatException {
+        boolean a = (header.flags() & FatbinEntry.FLAG_ARCH_SPECIFIC) != 0;
+        boolean f = (header.flags() & FatbinEntry.FLAG_FAMILY) != 0;
+        if (a && f) {
+            throw new BinaryFormatException(source, header.fileOffset() + 0x28, "fatbin entry flags 0x"
+                    + Long.toHexString(header.flags()) + " mark the entry both arch-specific (a) and family-specific (f)");
+        }
+        return CubinReader.archOf(header.arch(), a ? ArchVariant.ARCH_SPECIFIC : f ? ArchVariant.FAMILY
+                : ArchVariant.BASE, source, header.fileOffset() + 0x1C);
+    }
+}

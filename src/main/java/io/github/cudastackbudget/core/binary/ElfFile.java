@@ -1,0 +1,352 @@
+package io.github.cudastackbudget.core.binary;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The section-level view of one little-endian ELF image (ELF64 or ELF32): header fields, section headers with their
+ * names, section contents, and the symbol table. Extended numbering (gABI) is understood: {@code e_shnum == 0} takes
+ * the count from section 0's {@code sh_size}, {@code e_shstrndx == SHN_XINDEX} the index from its {@code sh_link},
+ * and symbols with {@code st_shndx == SHN_XINDEX} take theirs from the {@code SHT_SYMTAB_SHNDX} section.
+ *
+ * <p>Every offset is checked against the image; anything that does not fit fails with the file and the offset.
+ */
+public final class ElfFile {
+
+    /** {@code e_machine} of CUDA device code. */
+    public static final int EM_CUDA = 190;
+
+    public static final long SHT_SYMTAB = 2;
+    public static final long SHT_NOBITS = 8;
+    public static final long SHT_SYMTAB_SHNDX = 18;
+
+    private static final int SHN_LORESERVE = 0xFF00;
+    private static final int SHN_XINDEX = 0xFFFF;
+    /** More sections than any real file has (the largest seen: 66,012 in a host object); guards corrupt counts. */
+    private static final long MAX_SECTIONS = 1L << 24;
+
+    /** One section header. Sizes and offsets are unsigned 64-bit values; over {@code Long.MAX_VALUE} they fail. */
+    public record Section(int index, String name, long type, long flags, long offset, long size, long link, long info,
+            long entrySize) {
+    }
+
+    private final ByteRegion region;
+    private final boolean elf64;
+    private final int type;
+    private final int machine;
+    private final int osAbi;
+    private final int abiVersion;
+    private final long flags;
+    private final List<Section> sections;
+
+    private ElfFile(ByteRegion region, boolean elf64, int type, int machine, int osAbi, int abiVersion, long flags,
+            List<Section> sections) {
+        this.region = region;
+        this.elf64 = elf64;
+        this.type = type;
+        this.machine = machine;
+        this.osAbi = osAbi;
+        this.abiVersion = abiVersion;
+        this.flags = flags;
+        this.sections = sections;
+    }
+
+    /** Whether the region starts with the ELF magic. */
+    public static boolean isElf(ByteRegion region) throws BinaryFormatException {
+        return region.size() >= 4 && region.slice(0, 4).getInt(0) == 0x464C457F;
+    }
+
+    /**
+     * Reads the header and the section headers (not the contents).
+     *
+     * @throws BinaryFormatException for a big-endian or unknown-class ELF, or headers that do not fit the image
+     */
+    public static ElfFile read(ByteRegion region) throws BinaryFormatException {
+        String source = region.source();
+        if (!isElf(region)) {
+            throw new BinaryFormatException(source, region.fileOffset(0), "not an ELF file (no 0x7F 'ELF' magic)");
+        }
+        ByteBuffer ident = region.slice(0, Math.min(region.size(), 16));
+        if (ident.limit() < 16) {
+            throw new BinaryFormatException(source, region.fileOffset(0), "truncated ELF header");
+        }
+        int elfClass = ident.get(4);
+        int encoding = ident.get(5);
+        if (elfClass != 1 && elfClass != 2) {
+            throw new BinaryFormatException(source, region.fileOffset(4), "unknown ELF class " + elfClass
+                    + " (1 = ELF32 and 2 = ELF64 are known)");
+        }
+        if (encoding != 1) {
+            throw new BinaryFormatException(source, region.fileOffset(5), "ELF data encoding " + encoding
+                    + " (only 1 = little-endian is read; CUDA device code is little-endian)");
+        }
+        boolean elf64 = elfClass == 2;
+        int headerSize = elf64 ? 64 : 52;
+        ByteBuffer header = region.slice(0, Math.min(region.size(), headerSize));
+        if (header.limit() < headerSize) {
+            throw new BinaryFormatException(source, region.fileOffset(0), "truncated ELF header ("
+                    + header.limit() + " of " + headerSize + " bytes)");
+        }
+        int osAbi = Byte.toUnsignedInt(header.get(7));
+        int abiVersion = Byte.toUnsignedInt(header.get(8));
+        int type = u16(header, 0x10);
+        int machine = u16(header, 0x12);
+        long flags = u32(header, elf64 ? 0x30 : 0x24);
+        long shoff = elf64 ? header.getLong(0x28) : u32(header, 0x20);
+        int shentsize = u16(header, elf64 ? 0x3A : 0x2E);
+        long shnum = u16(header, elf64 ? 0x3C : 0x30);
+        long shstrndx = u16(header, elf64 ? 0x3E : 0x32);
+        int sectionHeaderSize = elf64 ? 64 : 40;
+        if (shoff == 0) {
+            return new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, List.of());
+        }
+        if (shentsize < sectionHeaderSize) {
+            throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x3A : 0x2E), "section header size "
+                    + shentsize + " is smaller than " + sectionHeaderSize);
+        }
+        if (shoff < 0 || !region.contains(shoff, sectionHeaderSize)) {
+            throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x28 : 0x20), "section header table "
+                    + "offset 0x" + Long.toHexString(shoff) + " lies beyond the end of the " + region.size()
+                    + "-byte image (truncated?)");
+        }
+        if (shnum == 0 || shstrndx == SHN_XINDEX) {
+            ByteBuffer section0 = region.slice(shoff, sectionHeaderSize);
+            if (shnum == 0) {
+                shnum = elf64 ? section0.getLong(0x20) : u32(section0, 0x14);
+            }
+            if (shstrndx == SHN_XINDEX) {
+                shstrndx = u32(section0, elf64 ? 0x28 : 0x18);
+            }
+        }
+        if (shnum < 0 || shnum > MAX_SECTIONS || !region.contains(shoff, shnum * shentsize)) {
+            throw new BinaryFormatException(source, region.fileOffset(shoff), shnum + " section headers of "
+                    + shentsize + " bytes do not fit the " + region.size() + "-byte image (truncated?)");
+        }
+        ByteBuffer table = region.slice(shoff, shnum * shentsize);
+        int count = (int) shnum;
+        long[] nameOffsets = new long[count];
+        List<Section> raw = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int at = i * shentsize;
+            nameOffsets[i] = u32(table, at);
+            if (elf64) {
+                raw.add(new Section(i, "", u32(table, at + 4), table.getLong(at + 8), table.getLong(at + 0x18),
+                        table.getLong(at + 0x20), u32(table, at + 0x28), u32(table, at + 0x2C),
+                        table.getLong(at + 0x38)));
+            } else {
+                raw.add(new Section(i, "", u32(table, at + 4), u32(table, at + 8), u32(table, at + 0x10),
+                        u32(table, at + 0x14), u32(table, at + 0x18), u32(table, at + 0x1C), u32(table, at + 0x24)));
+            }
+        }
+        if (shstrndx == 0 || shstrndx >= count) {
+            throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x3E : 0x32), "section name string "
+                    + "table index " + shstrndx + " is not one of the " + count + " sections");
+        }
+        ElfFile unnamed = new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, raw);
+        ByteBuffer names = unnamed.contents(raw.get((int) shstrndx));
+        List<Section> named = new ArrayList<>(count);
+        for (Section section : raw) {
+            String name = cString(names, nameOffsets[section.index()], source, region.fileOffset(shoff));
+            named.add(new Section(section.index(), name, section.type(), section.flags(), section.offset(),
+                    section.size(), section.link(), section.info(), section.entrySize()));
+        }
+        return new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, Collections.unmodifiableList(named));
+    }
+
+    public ByteRegion region() {
+        return region;
+    }
+
+    public boolean isElf64() {
+        return elf64;
+    }
+
+    /** {@code e_type}: 1 REL, 2 EXEC, 3 DYN. */
+    public int type() {
+        return type;
+    }
+
+    public int machine() {
+        return machine;
+    }
+
+    /** {@code e_ident[EI_OSABI]}. */
+    public int osAbi() {
+        return osAbi;
+    }
+
+    /** {@code e_ident[EI_ABIVERSION]}. */
+    public int abiVersion() {
+        return abiVersion;
+    }
+
+    /** {@code e_flags}. */
+    public long flags() {
+        return flags;
+    }
+
+    /** Every section header in index order (section 0 included); empty when the file has no section table. */
+    public List<Section> sections() {
+        return sections;
+    }
+
+    /** The section's bytes; empty for NOBITS sections (their {@code sh_size} has no bytes in the file). */
+    public ByteBuffer contents(Section section) throws BinaryFormatException {
+        if (section.type() == SHT_NOBITS || section.size() == 0) {
+            return ByteBuffer.allocate(0);
+        }
+        if (section.offset() < 0 || section.size() < 0 || !region.contains(section.offset(), section.size())) {
+            throw new BinaryFormatException(region.source(), region.fileOffset(Math.max(0, section.offset())),
+                    "section " + section.index() + " '" + section.name() + "' (" + Long.toUnsignedString(section.size())
+                    + " bytes at 0x" + Long.toHexString(section.offset()) + ") reaches beyond the end of the "
+                    + region.size() + "-byte image (truncated?)");
+        }
+        return region.slice(section.offset(), section.size());
+    }
+
+    /** The absolute file offset of a section's first byte (for messages). */
+    public long fileOffset(Section section) {
+        return region.fileOffset(section.offset());
+    }
+
+    /** The first section of type SHT_SYMTAB, or null. */
+    public Section symbolTableSection() {
+        for (Section section : sections) {
+            if (section.type() == SHT_SYMTAB) {
+                return section;
+            }
+        }
+        return null;
+    }
+
+    /** The symbol table of an ELF64 image (the only kind that holds device code symbols), or an empty one. */
+    public Symbols symbols() throws BinaryFormatException {
+        Section symtab = symbolTableSection();
+        if (symtab == null) {
+            return new Symbols(this, ByteBuffer.allocate(0), ByteBuffer.allocate(0), null, -1);
+        }
+        if (!elf64) {
+            throw new BinaryFormatException(region.source(), fileOffset(symtab), "symbol table of an ELF32 image "
+                    + "(device code is ELF64)");
+        }
+        if (symtab.link() <= 0 || symtab.link() >= sections.size()) {
+            throw new BinaryFormatException(region.source(), fileOffset(symtab), "symbol table links to section "
+                    + symtab.link() + ", not a string table of this image");
+        }
+        ByteBuffer shndx = null;
+        for (Section section : sections) {
+            if (section.type() == SHT_SYMTAB_SHNDX && section.link() == symtab.index()) {
+                shndx = contents(section);
+            }
+        }
+        return new Symbols(this, contents(symtab), contents(sections.get((int) symtab.link())), shndx,
+                fileOffset(symtab));
+    }
+
+    /** The ELF64 symbol table: 24-byte entries read on demand. */
+    public static final class Symbols {
+        private static final int ENTRY = 24;
+        private final ElfFile elf;
+        private final ByteBuffer table;
+        private final ByteBuffer strings;
+        private final ByteBuffer extendedIndexes;
+        private final long tableFileOffset;
+        private final int count;
+
+        private Symbols(ElfFile elf, ByteBuffer table, ByteBuffer strings, ByteBuffer extendedIndexes,
+                long tableFileOffset) {
+            this.elf = elf;
+            this.table = table;
+            this.strings = strings;
+            this.extendedIndexes = extendedIndexes;
+            this.tableFileOffset = tableFileOffset;
+            this.count = table.limit() / ENTRY;
+        }
+
+        public int count() {
+            return count;
+        }
+
+        /** The low 4 bits of {@code st_info}: 2 = STT_FUNC. */
+        public int type(int index) {
+            return table.get(index * ENTRY + 4) & 0xF;
+        }
+
+        /** {@code st_other}; 0x10 marks a CUDA kernel entry. */
+        public int other(int index) {
+            return Byte.toUnsignedInt(table.get(index * ENTRY + 5));
+        }
+
+        /**
+         * The index of the section the symbol is defined in, or -1 for undefined and special ({@code 0xFF00..0xFFFE})
+         * indexes; {@code SHN_XINDEX} is resolved through the {@code SHT_SYMTAB_SHNDX} section.
+         */
+        public int sectionIndex(int index) throws BinaryFormatException {
+            int shndx = Short.toUnsignedInt(table.getShort(index * ENTRY + 6));
+            if (shndx == SHN_XINDEX) {
+                if (extendedIndexes == null || (long) index * 4 + 4 > extendedIndexes.limit()) {
+                    throw new BinaryFormatException(elf.region.source(), tableFileOffset + (long) index * ENTRY,
+                            "symbol " + index + " has st_shndx SHN_XINDEX but no SHT_SYMTAB_SHNDX entry");
+                }
+                long extended = u32(extendedIndexes, index * 4);
+                return extended < elf.sections.size() ? (int) extended : -1;
+            }
+            if (shndx == 0 || shndx >= SHN_LORESERVE || shndx >= elf.sections.size()) {
+                return -1;
+            }
+            return shndx;
+        }
+
+        /** The symbol's name. */
+        public String name(int index) throws BinaryFormatException {
+            return cString(strings, u32(table, index * ENTRY), elf.region.source(), tableFileOffset + (long) index * ENTRY);
+        }
+
+        /** Whether the symbol's name equals {@code expected} followed by a NUL; cheaper than {@link #name}. */
+        public boolean nameEquals(int index, byte[] expected, int from) {
+            long offset = u32(table, index * ENTRY);
+            int length = expected.length - from;
+            if (offset + length >= strings.limit()) {
+                return false;
+            }
+            int at = (int) offset;
+            for (int i = 0; i < length; i++) {
+                if (strings.get(at + i) != expected[from + i]) {
+                    return false;
+                }
+            }
+            return strings.get(at + length) == 0;
+        }
+    }
+
+    static int u16(ByteBuffer buffer, int index) {
+        return Short.toUnsignedInt(buffer.getShort(index));
+    }
+
+    static long u32(ByteBuffer buffer, int index) {
+        return Integer.toUnsignedLong(buffer.getInt(index));
+    }
+
+    /** The NUL-terminated string at {@code offset} of a string table. */
+    static String cString(ByteBuffer table, long offset, String source, long where) throws BinaryFormatException {
+        if (offset < 0 || offset >= table.limit()) {
+            if (offset == 0 && table.limit() == 0) {
+                return "";
+            }
+            throw new BinaryFormatException(source, where, "name offset " + offset + " lies outside its "
+                    + table.limit() + "-byte string table");
+        }
+        int start = (int) offset;
+        int end = start;
+        int limit = table.limit();
+        while (end < limit && table.get(end) != 0) {
+            end++;
+        }
+        byte[] bytes = new byte[end - start];
+        table.get(start, bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+}

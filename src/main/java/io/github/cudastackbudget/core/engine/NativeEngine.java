@@ -1,0 +1,134 @@
+package io.github.cudastackbudget.core.engine;
+
+import io.github.cudastackbudget.core.arch.GpuArch;
+import io.github.cudastackbudget.core.binary.BinaryFormatException;
+import io.github.cudastackbudget.core.binary.CubinResources;
+import io.github.cudastackbudget.core.binary.DeviceCodeListing;
+import io.github.cudastackbudget.core.binary.DeviceCodeReader;
+import io.github.cudastackbudget.core.binary.DeviceImage;
+import io.github.cudastackbudget.core.binary.EntryDecompressor;
+import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads kernels without NVIDIA tools: the pure-Java reader of {@code io.github.cudastackbudget.core.binary} walks the
+ * fatbin containers of host ELF files, archives, bare fatbins and cubins, decompresses entries (aircompressor) and
+ * reads each cubin's {@code .nv.info} attributes and sections. It produces exactly the records, library labels and
+ * SASS/PTX targets {@link CuobjdumpEngine} produces for the same file (same order), plus the kernel names of every
+ * PTX entry ({@link LibraryScan#ptxEntriesKnown()} is true).
+ */
+public final class NativeEngine implements KernelEngine {
+
+    /** The engine id. */
+    public static final String ID = "native";
+
+    private final DeviceCodeReader reader;
+    private final int parallelism;
+
+    /** An engine decoding up to {@code parallelism} fatbin entries of one file at once. */
+    public NativeEngine(int parallelism) {
+        this.parallelism = Math.max(1, parallelism);
+        this.reader = new DeviceCodeReader(this.parallelism, EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
+    }
+
+    /** An engine using every processor. */
+    public NativeEngine() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String description() {
+        return "native reader (pure Java, aircompressor zstd/LZ4, " + parallelism + " entries at once)";
+    }
+
+    @Override
+    public LibraryScan read(DeviceCodeProbe probe) throws EngineException {
+        return read(probe.file());
+    }
+
+    /**
+     * Reads one file; library labels are its file name or {@code name.a(member.o)}.
+     *
+     * @throws EngineException one line naming the file, the offset and what was unexpected
+     */
+    public LibraryScan read(Path file) throws EngineException {
+        long start = System.nanoTime();
+        DeviceCodeListing listing;
+        try {
+            listing = reader.read(file);
+        } catch (BinaryFormatException e) {
+            throw new EngineException(e.getMessage() + "; the native reader does not know this layout, so the "
+                    + "figures cannot be trusted (engine=cuobjdump reads it with NVIDIA's tool)", e);
+        } catch (IOException e) {
+            throw new EngineException(file + ": cannot read: " + e.getMessage(), e);
+        }
+        return toScan(file, listing, start);
+    }
+
+    /**
+     * Reads content held in memory or mapped by the caller, e.g. a library inside a JAR file, without extracting it.
+     *
+     * @param label        the library label, e.g. {@code app.jar!/lib/libx.so}; archive members become
+     *                     {@code app.jar!/lib/libfoo.a(member.o)}
+     * @param reportedPath the path the scan reports (e.g. the JAR file)
+     * @param content      the bytes from position to limit (not modified)
+     */
+    public LibraryScan read(String label, Path reportedPath, ByteBuffer content) throws EngineException {
+        long start = System.nanoTime();
+        try {
+            return toScan(reportedPath, reader.read(label, content), start);
+        } catch (BinaryFormatException e) {
+            throw new EngineException(e.getMessage() + "; the native reader does not know this layout, so the "
+                    + "figures cannot be trusted", e);
+        }
+    }
+
+    /** The listing as a scan, in the order and with the labels of cuobjdump's output. */
+    static LibraryScan toScan(Path path, DeviceCodeListing listing, long startNanos) throws EngineException {
+        Set<String> libraries = new LinkedHashSet<>();
+        List<KernelRecord> records = new ArrayList<>();
+        Map<String, SortedSet<GpuArch>> sass = new TreeMap<>();
+        Map<String, SortedSet<GpuArch>> ptx = new TreeMap<>();
+        Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries = new TreeMap<>();
+        for (DeviceCodeListing.Block block : listing.blocks()) {
+            String library = block.label();
+            for (DeviceImage image : block.images()) {
+                libraries.add(library);
+                GpuArch arch = image.arch();
+                if (image.isPtx()) {
+                    ptx.computeIfAbsent(library, key -> new TreeSet<>()).add(arch);
+                    ptxEntries.computeIfAbsent(library, key -> new TreeMap<>())
+                            .computeIfAbsent(arch, key -> new TreeSet<>()).addAll(image.ptxEntries());
+                    continue;
+                }
+                sass.computeIfAbsent(library, key -> new TreeSet<>()).add(arch);
+                for (CubinResources.Function function : image.resources().functions()) {
+                    records.add(new KernelRecord(library, arch, function.name(), function.registers(),
+                            function.stack(), function.stackUnknown(), function.shared(), function.local()));
+                }
+            }
+        }
+        if (libraries.isEmpty()) {
+            throw new EngineException(listing.source() + ": the native reader found no fatbin entry although the "
+                    + "file is a " + listing.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                    + " with device code sections; the figures cannot be trusted");
+        }
+        long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
+        return new LibraryScan(path, new ArrayList<>(libraries), records, sass, ptx, "", elapsed, ptxEntries, true);
+    }
+}

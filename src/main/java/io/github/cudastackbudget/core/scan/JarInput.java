@@ -1,0 +1,18 @@
+package io.github.cudastackbudget.core.scan;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A JAR (or any ZIP) whose native-library entries are scanned in place.
+ *
+ * @param jar    the archive
+ * @param usedBy who ships it (a Maven artifact's coordinates), for the "used by" listing; may be empty
+ */
+public record JarInput(Path jar, String usedBy) {
+
+    public JarInput {
+        Objects.requireNonNull(jar, "jar");
+        usedBy = usedBy == null ? "" : usedBy;
+    }
+}

@@ -1,0 +1,124 @@
+package io.github.cudastackbudget.core.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** JAR entries found by pattern and read in place, over a real nvcc-built library (target/test-cuda). */
+class JarLibraryFinderTest {
+
+    private static final Path LIBRARY = Path.of("target/test-cuda/libframes.so");
+
+    @TempDir
+    static Path temp;
+
+    private static byte[] library;
+    private static Path jar;
+
+    @BeforeAll
+    static void buildJar() throws IOException {
+        assertThat(LIBRARY).as("built by src/test/cuda/build-test-binaries.sh").exists();
+        library = Files.readAllBytes(LIBRARY);
+        jar = temp.resolve("app-1.0.jar");
+        try (OutputStream file = Files.newOutputStream(jar); ZipOutputStream zip = new ZipOutputStream(file)) {
+            zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+            zip.write("Manifest-Version: 1.0\n".getBytes());
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("native/linux-x86_64/"));
+            zip.closeEntry();
+            putStored(zip, "native/linux-x86_64/libframes.so", library);
+            zip.putNextEntry(new ZipEntry("native/linux-x86_64/libframes-deflated.so.1"));
+            zip.write(library);
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("libtop.so"));
+            zip.write(library);
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("io/example/App.class"));
+            zip.write(new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE});
+            zip.closeEntry();
+        }
+    }
+
+    private static void putStored(ZipOutputStream zip, String name, byte[] bytes) throws IOException {
+        ZipEntry entry = new ZipEntry(name);
+        entry.setMethod(ZipEntry.STORED);
+        entry.setSize(bytes.length);
+        entry.setCompressedSize(bytes.length);
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        entry.setCrc(crc.getValue());
+        zip.putNextEntry(entry);
+        zip.write(bytes);
+        zip.closeEntry();
+    }
+
+    @Test
+    void findsLibraryEntriesByTheDefaultPatternsIncludingTopLevelOnes() throws Exception {
+        List<JarEntryLibrary> found = JarLibraryFinder.find(new JarInput(jar, "io.example:app:1.0"), List.of(), List.of());
+
+        assertThat(found).extracting(JarEntryLibrary::entryName).containsExactly("libtop.so",
+                "native/linux-x86_64/libframes-deflated.so.1", "native/linux-x86_64/libframes.so");
+        assertThat(found).extracting(JarEntryLibrary::usedBy).containsOnly("io.example:app:1.0");
+        assertThat(found.get(2).label()).isEqualTo("app-1.0.jar!/native/linux-x86_64/libframes.so");
+        assertThat(found.get(2).stored()).isTrue();
+        assertThat(found.get(1).stored()).isFalse();
+        assertThat(found).extracting(JarEntryLibrary::size).containsOnly((long) library.length);
+    }
+
+    @Test
+    void storedEntriesAreMappedInPlaceAndDeflatedOnesInflatedWithIdenticalBytes() throws Exception {
+        for (JarEntryLibrary entry : JarLibraryFinder.find(new JarInput(jar, ""), List.of(), List.of())) {
+            ByteBuffer bytes = entry.read();
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            assertThat(copy).as(entry.entryName()).isEqualTo(library);
+        }
+    }
+
+    @Test
+    void includesAndExcludesApplyToEntryNames() throws Exception {
+        List<JarEntryLibrary> found = JarLibraryFinder.find(new JarInput(jar, ""), List.of("native/**/*.so*"),
+                List.of("**/*-deflated*"));
+
+        assertThat(found).extracting(JarEntryLibrary::entryName).containsExactly("native/linux-x86_64/libframes.so");
+    }
+
+    @Test
+    void aMissingJarIsOneClearError() {
+        Path missing = temp.resolve("gone.jar");
+        assertThatThrownBy(() -> JarLibraryFinder.find(new JarInput(missing, "g:a:1"), List.of(), List.of()))
+                .isInstanceOf(LibraryDiscovery.DiscoveryException.class)
+                .hasMessageContaining("gone.jar").hasMessageContaining("g:a:1").hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void aFileThatIsNotAZipIsOneClearError() throws IOException {
+        Path notZip = temp.resolve("not-a.jar");
+        Files.write(notZip, library, java.nio.file.StandardOpenOption.CREATE);
+        assertThatThrownBy(() -> JarLibraryFinder.find(new JarInput(notZip, ""), List.of(), List.of()))
+                .isInstanceOf(LibraryDiscovery.DiscoveryException.class)
+                .hasMessageContaining("not-a.jar").hasMessageContaining("cannot be read as a ZIP archive");
+    }
+
+    @Test
+    void aTruncatedStoredEntryIsReportedWithItsLocation() throws Exception {
+        JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(jar, ""), List.of("native/**/libframes.so"),
+                List.of()).get(0);
+        JarEntryLibrary beyond = new JarEntryLibrary(entry.jar(), entry.entryName(), entry.size(), true,
+                Files.size(jar) - 10, "");
+        assertThatThrownBy(beyond::read).isInstanceOf(IOException.class)
+                .hasMessageContaining("app-1.0.jar!/native/linux-x86_64/libframes.so").hasMessageContaining("beyond");
+    }
+}

@@ -1,0 +1,93 @@
+package io.github.cudastackbudget.core.selection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.cudastackbudget.core.budget.BudgetEvaluator;
+import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.device.GpuCatalog;
+import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.engine.NativeEngine;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JIT and cannot-run lists per function, from a real library whose two objects differ: frames.cu built with sm_80
+ * SASS and compute_80 PTX, sassonly.cu with sm_80 SASS only (src/test/cuda/build-test-binaries.sh, libmixedptx.so).
+ */
+class PerFunctionPtxTest {
+
+    private static final Path LIBRARY = Path.of("target/test-cuda/libmixedptx.so");
+    private static final List<String> FRAMES_KERNELS = List.of("_Z11frameKernelILi1024EEvPii",
+            "_Z11frameKernelILi2550EEvPii", "_Z11frameKernelILi64EEvPii", "_Z13noStackKernelPi",
+            "_Z15recursiveKernelPii");
+    private static final String SASS_ONLY = "_Z14sassOnlyKernelPii";
+
+    private static LibraryScan nativeScan;
+
+    @BeforeAll
+    static void read() throws Exception {
+        assertThat(LIBRARY).as("built by src/test/cuda/build-test-binaries.sh").exists();
+        nativeScan = new NativeEngine(2).read(LIBRARY);
+    }
+
+    private static DeviceResult evaluate(LibraryScan scan, String preset) throws Exception {
+        return new BudgetEvaluator(null, null).evaluate(KernelIndex.of(List.of(scan)),
+                new DeviceTarget(GpuCatalog.bundled().require(preset).toDevice(), null));
+    }
+
+    private static List<String> names(List<FunctionChoice> choices) {
+        return choices.stream().map(choice -> choice.function().name()).toList();
+    }
+
+    @Test
+    void theNativeReaderNamesThePtxKernels() {
+        assertThat(nativeScan.ptxEntriesKnown()).isTrue();
+        assertThat(nativeScan.ptxArchesOf("libmixedptx.so")).extracting(arch -> arch.sassLabel()).containsExactly("sm_80");
+        assertThat(nativeScan.ptxEntriesOf("libmixedptx.so", nativeScan.ptxArchesOf("libmixedptx.so").first()))
+                .containsExactlyElementsOf(FRAMES_KERNELS).doesNotContain(SASS_ONLY);
+    }
+
+    @Test
+    void onAnSm90DeviceOnlyKernelsWithPtxWouldJitTheOthersCannotRun() throws Exception {
+        DeviceResult h200 = evaluate(nativeScan, "h200-141gb");
+
+        assertThat(h200.status()).isEqualTo(DeviceResult.Status.SKIPPED);
+        assertThat(names(h200.jit())).containsExactlyElementsOf(FRAMES_KERNELS);
+        assertThat(h200.jit()).extracting(choice -> choice.jitFrom().sassLabel()).containsOnly("sm_80");
+        assertThat(names(h200.cannotRun())).containsExactly(SASS_ONLY);
+    }
+
+    @Test
+    void withoutPtxKernelNamesEveryFunctionOfTheLibraryIsAssumedToJit() throws Exception {
+        LibraryScan libraryLevel = new LibraryScan(nativeScan.path(), nativeScan.libraries(), nativeScan.records(),
+                nativeScan.sassArches(), nativeScan.ptxArches(), "", 0);
+
+        DeviceResult h200 = evaluate(libraryLevel, "h200-141gb");
+
+        assertThat(names(h200.jit())).containsAll(FRAMES_KERNELS).contains(SASS_ONLY).hasSize(FRAMES_KERNELS.size() + 1);
+        assertThat(h200.cannotRun()).isEmpty();
+    }
+
+    @Test
+    void whereSassRunsNothingIsJitCompiled() throws Exception {
+        DeviceResult a100 = evaluate(nativeScan, "a100-sxm4-80gb");
+
+        assertThat(a100.status()).isEqualTo(DeviceResult.Status.PASS);
+        assertThat(a100.jit()).isEmpty();
+        assertThat(a100.cannotRun()).isEmpty();
+        assertThat(a100.worst().name()).isEqualTo("_Z11frameKernelILi2550EEvPii");
+    }
+
+    @Test
+    void aKernelThatExistsOnlyAsPtxIsAFunctionOfTheIndex() throws Exception {
+        LibraryScan ptxOnly = new NativeEngine(2).read(Path.of("target/test-cuda/libframes.so"));
+        KernelIndex index = KernelIndex.of(List.of(ptxOnly));
+        // libframes.so embeds compute_90 PTX; every kernel also has SASS, so the function count equals the SASS one
+        assertThat(index.functionCount()).isEqualTo(
+                (int) ptxOnly.records().stream().map(record -> record.functionKey()).distinct().count());
+        assertThat(index.ptxEntriesKnown("libframes.so")).isTrue();
+    }
+}
