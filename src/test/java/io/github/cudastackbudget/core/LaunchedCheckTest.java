@@ -324,4 +324,20 @@ class LaunchedCheckTest {
         assertThat(json().get("devices").get(1).get("launchedJitKernels").get(0).get("jitFrom").asText())
                 .isEqualTo("compute_90");
     }
+
+    @Test
+    void theNativeReaderGivesTheSameLaunchedFigures() throws Exception {
+        Path launch = log(OK + K1024 + "\tnvtx:stage-1\t2048\n" + NO_STACK + "\tmain\t0\n");
+        CheckOptions base = options(libs, "2 GiB", null, launch);
+        CheckOptions nativeEngine = new CheckOptions(base.fileSets(), base.libraryFiles(), base.usedBy(), "native", null,
+                base.timeout(), base.parallelism(), base.devices(), base.devicePresets(), false, base.maxReservation(),
+                null, base.outputDirectory(), 0, true, base.environment(), launch, null);
+        CheckRunner.Outcome outcome = CheckRunner.run(nativeEngine, CheckListener.SILENT);
+        DeviceResult h200 = outcome.result().devices().get(0);
+        assertThat(h200.reservationBytes()).isEqualTo(FRAME_1024_H200);
+        assertThat(h200.staticReservationBytes()).isEqualTo(STATIC_H200);
+        assertThat(outcome.result().launched().match().matched()).extracting(matched -> matched.kernel().name())
+                .containsExactly(K1024, NO_STACK);
+        assertThat(outcome.failed()).isFalse();
+    }
 }
