@@ -61,11 +61,11 @@ public class PrepareAgentMojo extends AbstractMojo {
 
     /** Where the injection library writes the kernel launch log. */
     @Parameter(property = LAUNCH_LOG_PROPERTY, defaultValue = "${project.build.directory}/cuda-stack-budget/launch.log")
-    private File launchLog;
+    private String launchLog;
 
     /** Where the injection library writes the library log. Default: {@code <launchLog>.libraries}. */
     @Parameter(property = LIBRARY_LOG_PROPERTY)
-    private File libraryLog;
+    private String libraryLog;
 
     /**
      * Keep the logs of earlier runs, so that the records of this run are merged into them (JaCoCo's {@code append}).
@@ -106,8 +106,15 @@ public class PrepareAgentMojo extends AbstractMojo {
         } catch (AgentException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         }
-        Path launch = absolute(launchLog);
-        Path libraries = libraryLog == null
+        // -DcudaStackBudget.launchLog= (empty: "check statically in this build") reaches this goal too: keep the default
+        Path launch = launchLog == null || launchLog.isBlank()
+                ? Path.of(project.getBuild().getDirectory(), "cuda-stack-budget", "launch.log").toAbsolutePath().normalize()
+                : absolute(launchLog);
+        if (Files.isDirectory(launch)) {
+            throw new MojoExecutionException("launchLog " + launch + " is a directory: name a file, e.g. "
+                    + launch.resolve("launch.log"));
+        }
+        Path libraries = libraryLog == null || libraryLog.isBlank()
                 ? launch.resolveSibling(launch.getFileName() + CheckOptions.LIBRARY_LOG_SUFFIX) : absolute(libraryLog);
         Map<String, String> environment = AgentLibrary.environment(library, launch, libraries);
         Path envFile = directory.resolve(AGENT_ENV_FILE);
@@ -141,8 +148,8 @@ public class PrepareAgentMojo extends AbstractMojo {
         getLog().info("  " + AGENT_ENV_PROPERTY + " = " + properties.getProperty(AGENT_ENV_PROPERTY));
     }
 
-    private Path absolute(File file) {
-        Path path = file.toPath();
+    private Path absolute(String file) {
+        Path path = Path.of(file.strip());
         if (!path.isAbsolute()) {
             path = project.getBasedir().toPath().resolve(path);
         }

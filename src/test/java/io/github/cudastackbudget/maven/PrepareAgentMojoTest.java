@@ -43,7 +43,7 @@ class PrepareAgentMojoTest {
         MavenProject project = new MavenProject(model);
         project.setFile(new File(POM).getAbsoluteFile());
         setVariableValueToObject(mojo, "project", project);
-        setVariableValueToObject(mojo, "launchLog", build.resolve("cuda-stack-budget/launch.log").toFile());
+        setVariableValueToObject(mojo, "launchLog", build.resolve("cuda-stack-budget/launch.log").toString());
         setVariableValueToObject(mojo, "agentDirectory", build.resolve("cuda-stack-budget-agent").toFile());
         return project;
     }
@@ -158,11 +158,23 @@ class PrepareAgentMojoTest {
         mojo.osName = "Linux";
         mojo.osArch = "amd64";
         Path launchLog = build.resolve("my logs/it's.log");
-        setVariableValueToObject(mojo, "launchLog", launchLog.toFile());
+        setVariableValueToObject(mojo, "launchLog", launchLog.toString());
         mojo.execute();
         assertThat(project.getProperties().getProperty("cudaStackBudget.agentEnv"))
                 .contains(" CUDA_STACK_BUDGET_LAUNCH_LOG='" + build + "/my logs/it'\\''s.log' ");
         assertThat(launchLog.getParent()).isDirectory();
+    }
+
+    @Test
+    @InjectMojo(goal = "prepare-agent", pom = POM)
+    void blankLaunchLogKeepsTheDefaultPath(PrepareAgentMojo mojo) throws Exception {
+        MavenProject project = wire(mojo);
+        mojo.osName = "Linux";
+        mojo.osArch = "amd64";
+        setVariableValueToObject(mojo, "launchLog", "");
+        mojo.execute();
+        assertThat(project.getProperties()).containsEntry("cudaStackBudget.launchLog",
+                build.resolve("cuda-stack-budget/launch.log").toString());
     }
 
     @Test
@@ -174,7 +186,7 @@ class PrepareAgentMojoTest {
                 "<launchLog implementation=\"java.lang.String\">${cudaStackBudget.launchLog}</launchLog>",
                 "<libraryLog implementation=\"java.lang.String\">${cudaStackBudget.libraryLog}</libraryLog>");
         String prepare = configuration(descriptor, "prepare-agent");
-        assertThat(prepare).contains("<launchLog implementation=\"java.io.File\" default-value=\""
+        assertThat(prepare).contains("<launchLog implementation=\"java.lang.String\" default-value=\""
                 + "${project.build.directory}/cuda-stack-budget/launch.log\">${cudaStackBudget.launchLog}</launchLog>");
         assertThat(descriptor).contains("<goal>prepare-agent</goal>");
         Matcher phase = Pattern.compile("<goal>prepare-agent</goal>.*?<phase>([^<]+)</phase>", Pattern.DOTALL)

@@ -50,7 +50,7 @@ public final class LaunchLogReader {
     public static LaunchLog readLaunchLog(Path file, String parameter) throws LaunchLogException {
         List<String> lines = lines(file, parameter, "launch log",
                 "run the tests (or the job) under the prepare-agent goal's injection library first, so that it writes "
-                        + "the log, or leave " + parameter + " unset for the static check");
+                        + "the log (a build that skips the tests: -DcudaStackBudget.launchLog= checks statically)");
         List<String> warnings = new ArrayList<>();
         if (lines.stream().allMatch(String::isBlank)) {
             warnings.add("launch log " + file + " is empty: the run recorded nothing (did the process end through a "

@@ -128,8 +128,8 @@ class LaunchLogReaderTest {
         assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(file, "launchLog"))
                 .isInstanceOf(LaunchLogException.class)
                 .hasMessage("the launch log " + file + " (launchLog) does not exist: run the tests (or the job) under "
-                        + "the prepare-agent goal's injection library first, so that it writes the log, or leave "
-                        + "launchLog unset for the static check");
+                        + "the prepare-agent goal's injection library first, so that it writes the log (a build that "
+                        + "skips the tests: -DcudaStackBudget.launchLog= checks statically)");
     }
 
     @Test
