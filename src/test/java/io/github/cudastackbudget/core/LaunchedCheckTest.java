@@ -340,4 +340,19 @@ class LaunchedCheckTest {
                 .containsExactly(K1024, NO_STACK);
         assertThat(outcome.failed()).isFalse();
     }
+
+    @Test
+    void launchedReportsAreByteIdenticalForTheSameInputs() throws Exception {
+        Files.copy(RecordedCuobjdump.testCuda("libframes.a"), libs.resolve("libframes.a"));
+        Path launch = log(OK + K2550 + "\tb\t0\n" + K2550 + "\ta\t64\n" + MISSING + "\tmain\t0\n"
+                + NO_STACK + "\tworker-2\t512\n");
+        CheckRunner.run(options(libs, "1 GiB", "8 KiB", launch), CheckListener.SILENT);
+        byte[] first = Files.readAllBytes(tmp.resolve("out/cuda-stack-budget.json"));
+        byte[] firstText = Files.readAllBytes(tmp.resolve("out/cuda-stack-budget.txt"));
+        CheckRunner.run(options(libs, "1 GiB", "8 KiB", launch), CheckListener.SILENT);
+        assertThat(tmp.resolve("out/cuda-stack-budget.json")).hasBinaryContent(first);
+        assertThat(tmp.resolve("out/cuda-stack-budget.txt")).hasBinaryContent(firstText);
+        assertThat(new String(first, java.nio.charset.StandardCharsets.UTF_8))
+                .contains("\"attributions\" : [ \"a\", \"b\" ]");
+    }
 }
