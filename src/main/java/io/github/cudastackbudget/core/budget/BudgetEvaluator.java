@@ -12,6 +12,7 @@ import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -120,9 +121,9 @@ public final class BudgetEvaluator {
      * @param functions counted function (library label + mangled name) -> the log's data about it
      * @param headline  whether the launched figures are the headline (the log is complete)
      */
-    public record Launched(java.util.Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline) {
+    public record Launched(Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline) {
         public Launched {
-            functions = java.util.Map.copyOf(functions);
+            functions = Map.copyOf(functions);
         }
     }
 
