@@ -15,6 +15,8 @@
 #   libframes_lz4.so    as libframes.so, every entry LZ4-compressed (-Xfatbin -compress-all -compress-mode=speed)
 #   libframes_zstd.so   as libframes.so, every entry Zstandard-compressed (-Xfatbin -compress-all)
 #   libframes_nocomp.so as libframes.so, no entry compressed (-compress-mode=none)
+#   libframes_debug.so  -G build for sm_100f, sm_120a and compute_120a: identifier, debug flag, compatibility
+#                       descriptors, ptxas options in the entry headers (header sizes 0x90 to 0xa0)
 #   ptxas-info.txt      the -Xptxas -v output of the libframes.so build
 #   nvlink-info.txt     the -Xnvlink -v output of device-linking frames_rdc.o
 #                       (the only place nvcc 13.0 reports the recursive kernel's
@@ -35,7 +37,7 @@ OUT_DIR="$1"
 SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/sassonly.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
 OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
          libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt
-         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libmixedptx.so)
+         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libframes_debug.so libmixedptx.so)
 
 up_to_date() {
     local out src
@@ -95,6 +97,8 @@ nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -Xfatbin -compress-all -compress-
     -o "$WORK/libframes_lz4.so" "$FRAMES"
 nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -Xfatbin -compress-all -o "$WORK/libframes_zstd.so" "$FRAMES"
 nvcc "${GENCODES[@]}" -Xcompiler -fPIC -shared -compress-mode=none -o "$WORK/libframes_nocomp.so" "$FRAMES"
+nvcc -G -gencode arch=compute_100f,code=sm_100f -gencode 'arch=compute_120a,code=[sm_120a,compute_120a]' \
+    -Xcompiler -fPIC -shared -o "$WORK/libframes_debug.so" "$FRAMES"
 # one library, two objects: frames.cu with sm_80 SASS + compute_80 PTX, sassonly.cu with sm_80 SASS only; on an
 # sm_90 GPU the first kernels would be JIT-compiled from PTX, the second cannot run
 nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80 -Xcompiler -fPIC -c \

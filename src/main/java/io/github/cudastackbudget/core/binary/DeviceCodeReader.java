@@ -10,9 +10,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reads every device-code image of one file without NVIDIA tools (docs/cuda-binary-format.md section 1):
@@ -22,9 +23,9 @@ import java.util.concurrent.Future;
  *       every {@code __nv_relfatbin} section; a bare cubin ({@code e_machine} 190): its own figures; a file starting
  *       with the fatbin magic: the whole file; an {@code ar} archive: the same for every member;</li>
  *   <li>each fatbin container and entry is walked in order ({@link FatbinWalker}), sequentially: headers are small;</li>
- *   <li>entries are then decompressed and parsed in parallel on at most {@code parallelism} threads, so at most that
- *       many decompressed entries are in memory at once, each at most {@code maxEntryBytes}; results keep file
- *       order.</li>
+ *   <li>entries are then decompressed and parsed in parallel on at most {@code parallelism} threads of a pool shared
+ *       by every read of this reader (also when several files are read at once), so at most that many decompressed
+ *       entries are in memory at once, each at most {@code maxEntryBytes}; results keep file order.</li>
  * </ol>
  *
  * <p>Files are memory-mapped. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
@@ -37,14 +38,28 @@ public final class DeviceCodeReader {
 
     private final int parallelism;
     private final EntryDecompressor decompressor;
+    /** Shared by every read of this reader, also concurrent ones; idle threads end after a few seconds. */
+    private final ThreadPoolExecutor pool;
 
     /**
-     * @param parallelism   entries decoded at once (1 = in the calling thread)
+     * @param parallelism   entries decoded at once by this reader, whatever the number of files read concurrently
+     *                      (1 = in the calling thread)
      * @param maxEntryBytes the largest decompressed entry accepted
      */
     public DeviceCodeReader(int parallelism, long maxEntryBytes) {
         this.parallelism = Math.max(1, parallelism);
         this.decompressor = new EntryDecompressor(maxEntryBytes);
+        if (this.parallelism > 1) {
+            pool = new ThreadPoolExecutor(this.parallelism, this.parallelism, 5, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), runnable -> {
+                        Thread thread = new Thread(runnable, "cuda-stack-budget-native");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+            pool.allowCoreThreadTimeOut(true);
+        } else {
+            pool = null;
+        }
     }
 
     /** A reader using every processor and the default entry cap. */
@@ -178,7 +193,7 @@ public final class DeviceCodeReader {
     private List<List<DeviceImage>> run(List<List<Task>> blocks) throws BinaryFormatException {
         int total = blocks.stream().mapToInt(List::size).sum();
         List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
-        if (total <= 1 || parallelism == 1) {
+        if (total <= 1 || pool == null) {
             for (List<Task> tasks : blocks) {
                 List<DeviceImage> images = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
@@ -188,13 +203,8 @@ public final class DeviceCodeReader {
             }
             return results;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, total), runnable -> {
-            Thread thread = new Thread(runnable, "cuda-stack-budget-native");
-            thread.setDaemon(true);
-            return thread;
-        });
+        List<List<Future<DeviceImage>>> futures = new ArrayList<>(blocks.size());
         try {
-            List<List<Future<DeviceImage>>> futures = new ArrayList<>(blocks.size());
             for (List<Task> tasks : blocks) {
                 List<Future<DeviceImage>> block = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
@@ -218,12 +228,16 @@ public final class DeviceCodeReader {
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
+            if (cause instanceof Error error) {
+                throw error;
+            }
             throw new IllegalStateException(cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BinaryFormatException("(interrupted)", -1, "interrupted while reading device code");
         } finally {
-            pool.shutdownNow();
+            // after a failure, the rest of this read's entries are not decoded (no-op when all are done)
+            futures.forEach(block -> block.forEach(future -> future.cancel(true)));
         }
     }
 

@@ -49,10 +49,14 @@ public final class EntryDecompressor {
             } else {
                 new Lz4Decompressor().decompress(input, output);
             }
-        } catch (MalformedInputException | IllegalArgumentException | IndexOutOfBoundsException e) {
+        } catch (MalformedInputException e) {
             throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec
                     + " decompression of the " + header.compressedSize() + "-byte payload failed: "
                     + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // any other failure of the decoder on these bytes (it reports most as MalformedInputException)
+            throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec
+                    + " decompression of the " + header.compressedSize() + "-byte payload failed: " + e, e);
         }
         if (output.position() != expected) {
             throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec

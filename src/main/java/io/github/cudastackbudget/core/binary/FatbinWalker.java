@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Walks the fatbin containers of one {@code .nv_fatbin}/{@code __nv_relfatbin} section or {@code .fatbin} file and
@@ -17,8 +16,10 @@ public final class FatbinWalker {
 
     public static final int MAGIC = 0xBA55ED50;
     private static final int CONTAINER_HEADER = 0x10;
-    /** Entry header sizes seen on real files (nvcc 11 to 13, shipped libraries). */
-    public static final Set<Integer> ENTRY_HEADER_SIZES = Set.of(0x40, 0x50, 0x60, 0x68, 0x70);
+    /** The fixed part of an entry header; what follows it up to the header size is described by its fields. */
+    static final int BASE_ENTRY_HEADER = 0x40;
+    /** More header than any real entry has (seen: 0x40 to 0x90); guards corrupt sizes. */
+    static final int MAX_ENTRY_HEADER = 0x1000;
 
     /** One entry and its stored (maybe compressed) payload. */
     public record Entry(FatbinEntry header, ByteBuffer payload) {
@@ -117,10 +118,8 @@ public final class FatbinWalker {
                 throw new BinaryFormatException(source, fileOffset, "fatbin entry kind " + kind
                         + " (only 1 = PTX and 2 = ELF cubin are known)");
             }
-            if (!ENTRY_HEADER_SIZES.contains(headerSize)) {
-                throw new BinaryFormatException(source, fileOffset + 4, "fatbin entry header size 0x"
-                        + Integer.toHexString(headerSize) + " (known: 0x40, 0x50, 0x60, 0x68, 0x70)");
-            }
+            checkHeaderLayout(bytes, at, headerSize, end - position, descriptor, identifierOffset,
+                    identifierLength, source, fileOffset);
             if ((flags & ~FatbinEntry.KNOWN_FLAGS) != 0) {
                 throw new BinaryFormatException(source, fileOffset + 0x28, "fatbin entry flags 0x"
                         + Long.toHexString(flags) + " carry unknown bits 0x" + Long.toHexString(flags & ~FatbinEntry.KNOWN_FLAGS)
@@ -169,6 +168,62 @@ public final class FatbinWalker {
             ByteBuffer payload = region.slice(position + headerSize, compressed ? compressedSize : payloadSize);
             entries.add(new Entry(header, payload));
             position += headerSize + payloadSize;
+        }
+    }
+
+    /**
+     * The header size is not a fixed set of layouts: it is the 64-byte base plus what the base fields point into, padded
+     * to 8 bytes. Seen: 0x40 (nothing more), 0x48 + ptxas options (PTX: 0x50, 0x58, 0x90), 0x48 + the compatibility
+     * blob (cubins for sm_100 and newer: 0x60 to 0x70), 0x40 + the identifier ({@code -G}: 0x68). So the header must be
+     * a multiple of 8 of at least 0x40, and every byte past 0x40 must be accounted for by the descriptor at 0x14 (an
+     * 8-byte {offset, length} pair and the bytes it names) or the identifier at 0x20/0x24, with at most 8 bytes of
+     * padding after the last of them; anything else is an unknown layout and fails.
+     */
+    private static void checkHeaderLayout(ByteBuffer bytes, int at, int headerSize, long available, long descriptor,
+            long identifierOffset, long identifierLength, String source, long fileOffset)
+            throws BinaryFormatException {
+        String layout = " (descriptor at 0x" + Long.toHexString(descriptor) + ", identifier " + identifierLength
+                + " bytes at 0x" + Long.toHexString(identifierOffset) + ")";
+        if (headerSize < BASE_ENTRY_HEADER || headerSize % 8 != 0 || headerSize > MAX_ENTRY_HEADER) {
+            throw new BinaryFormatException(source, fileOffset + 4, "fatbin entry header size 0x"
+                    + Integer.toHexString(headerSize) + " is not a multiple of 8 between 0x40 and 0x"
+                    + Integer.toHexString(MAX_ENTRY_HEADER) + layout);
+        }
+        if (headerSize > available) {
+            throw new BinaryFormatException(source, fileOffset + 4, "fatbin entry header of 0x"
+                    + Integer.toHexString(headerSize) + " bytes does not fit the " + available
+                    + " bytes left in its container (truncated?)");
+        }
+        long covered = BASE_ENTRY_HEADER;
+        if (descriptor != 0) {
+            if (descriptor < BASE_ENTRY_HEADER || descriptor % 4 != 0 || descriptor + 8 > headerSize) {
+                throw new BinaryFormatException(source, fileOffset + 0x14, "fatbin entry descriptor offset 0x"
+                        + Long.toHexString(descriptor) + " does not point into the 0x" + Integer.toHexString(headerSize)
+                        + "-byte entry header after its 0x40-byte base" + layout);
+            }
+            long offset = ElfFile.u32(bytes, at + (int) descriptor);
+            long length = ElfFile.u32(bytes, at + (int) descriptor + 4);
+            if (offset < descriptor + 8 || offset > headerSize || length > headerSize - offset) {
+                throw new BinaryFormatException(source, fileOffset + descriptor, "fatbin entry descriptor names "
+                        + length + " bytes at 0x" + Long.toHexString(offset) + ", not inside the 0x"
+                        + Integer.toHexString(headerSize) + "-byte entry header after the descriptor" + layout);
+            }
+            covered = Math.max(covered, offset + length);
+        }
+        if (identifierOffset != 0) {
+            if (identifierOffset < BASE_ENTRY_HEADER || identifierOffset > headerSize
+                    || identifierLength > headerSize - identifierOffset) {
+                throw new BinaryFormatException(source, fileOffset + 0x20, "fatbin entry identifier ("
+                        + identifierLength + " bytes at 0x" + Long.toHexString(identifierOffset) + ") does not lie in "
+                        + "the 0x" + Integer.toHexString(headerSize) + "-byte entry header after its 0x40-byte base");
+            }
+            covered = Math.max(covered, identifierOffset + identifierLength);
+        }
+        if (headerSize > covered + 8) {
+            throw new BinaryFormatException(source, fileOffset + 4, "fatbin entry header size 0x"
+                    + Integer.toHexString(headerSize) + ": bytes 0x" + Long.toHexString(covered) + " to 0x"
+                    + Integer.toHexString(headerSize) + " are not described by the descriptor or the identifier"
+                    + layout + "; an unknown header layout");
         }
     }
 

@@ -31,6 +31,9 @@ public final class PtxEntryNames {
                 break;
             }
             if (inBlockComment) {
+                if (b == '\n') {
+                    lineStart = i + 1;
+                }
                 if (b == '*' && i + 1 < end && text.get(i + 1) == '/') {
                     inBlockComment = false;
                     i += 2;

@@ -98,8 +98,13 @@ public final class NativeEngine implements KernelEngine {
         }
     }
 
-    /** The listing as a scan, in the order and with the labels of cuobjdump's output. */
-    static LibraryScan toScan(Path path, DeviceCodeListing listing, long startNanos) throws EngineException {
+    /**
+     * A listing of the native reader as a scan, in the order and with the labels of cuobjdump's output (for tools that
+     * also print the listing, e.g. the device comparison).
+     *
+     * @param startNanos {@link System#nanoTime()} when the read began
+     */
+    public static LibraryScan toScan(Path path, DeviceCodeListing listing, long startNanos) throws EngineException {
         Set<String> libraries = new LinkedHashSet<>();
         List<KernelRecord> records = new ArrayList<>();
         Map<String, SortedSet<GpuArch>> sass = new TreeMap<>();
