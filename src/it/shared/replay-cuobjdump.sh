@@ -12,12 +12,16 @@
 #   replay-cuobjdump.sh --version
 #       prints recordings/cuobjdump-version.txt
 #   replay-cuobjdump.sh --dump-resource-usage FILE
-#       prints recordings/<basename of FILE>.resource-usage.txt
+#       prints recordings/<basename of FILE>.resource-usage.txt, else
+#       ../../test/resources/recorded/launch/<basename of FILE>.resource-usage.txt
+#       (the launched-mode probe, recorded on the same GPU machine)
 #
 # Anything else, or a FILE without a recording: a message on stderr, exit 1.
 set -euo pipefail
 
 RECORDINGS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/recordings"
+# the launched-mode recordings (the CUPTI probe, recorded by tools/cupti-validate.sh on the GPU machine)
+LAUNCH_RECORDINGS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../test/resources/recorded" && pwd)/launch"
 
 fail() {
     echo "replay-cuobjdump: $*" >&2
@@ -35,6 +39,7 @@ case "${1:-}" in
         [[ $# -eq 2 ]] || fail "expected: --dump-resource-usage FILE, got: $*"
         [[ -f "$2" ]] || fail "$2: no such file"
         f="$RECORDINGS/$(basename "$2").resource-usage.txt"
+        [[ -f "$f" ]] || f="$LAUNCH_RECORDINGS/$(basename "$2").resource-usage.txt"
         [[ -f "$f" ]] || fail "no recording of real cuobjdump output for $(basename "$2"): $f is missing (record it with tools/record-cuobjdump.sh on a machine that has cuobjdump)"
         cat "$f"
         ;;

@@ -35,6 +35,8 @@ public final class Main {
             "  --parallelism N          files read at once (default: processors, at most 8)",
             "  --timeout SECONDS        per-file time limit of cuobjdump (default 600)",
             "  --no-detect              do not look for local GPUs when no device is given",
+            "  --launch-log FILE        launched mode: judge the kernels this CUPTI launch log lists",
+            "  --library-log FILE       its library log (default: the launch log + .libraries)",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -62,6 +64,8 @@ public final class Main {
         boolean detect = true;
         boolean verbose = false;
         boolean quiet = false;
+        Path launchLog = null;
+        Path libraryLog = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -81,6 +85,8 @@ public final class Main {
                     case "--parallelism" -> parallelism = number(value(args, ++i, arg), arg);
                     case "--timeout" -> timeout = number(value(args, ++i, arg), arg);
                     case "--no-detect" -> detect = false;
+                    case "--launch-log" -> launchLog = Path.of(value(args, ++i, arg));
+                    case "--library-log" -> libraryLog = Path.of(value(args, ++i, arg));
                     case "-v", "--verbose" -> verbose = true;
                     case "-q", "--quiet" -> quiet = true;
                     default -> {
@@ -104,6 +110,9 @@ public final class Main {
             if (timeout < 1) {
                 throw new IllegalArgumentException("--timeout must be at least 1");
             }
+            if (libraryLog != null && launchLog == null) {
+                throw new IllegalArgumentException("--library-log needs --launch-log");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("cuda-stack-budget: " + e.getMessage());
             return 2;
@@ -124,7 +133,7 @@ public final class Main {
         };
         CheckOptions options = new CheckOptions(fileSets, files, "", engine, cuobjdump, Duration.ofSeconds(timeout),
                 parallelism, devices, presets, detect, maxReservation, maxStack, output, top, verbose, System.getenv(),
-                new JarScanOptions(jars, List.of(), List.of()));
+                new JarScanOptions(jars, List.of(), List.of()), launchLog, libraryLog);
         try {
             CheckRunner.Outcome outcome = CheckRunner.run(options, listener);
             if (!quiet && !outcome.result().noKernels()) {

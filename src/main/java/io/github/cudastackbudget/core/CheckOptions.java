@@ -30,20 +30,61 @@ import java.util.Objects;
  * @param verbose            per-kernel and per-library listing
  * @param environment        the process environment (PATH, CUDA_HOME, ...)
  * @param jarScan            JAR files whose native-library entries are read in place
+ * @param launchLog          the kernel launch log of a recorded run (launched mode), or null for the static check
+ * @param libraryLog         the library log of that run, or null for {@code <launchLog>.libraries} (used when it
+ *                           exists)
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
-        boolean verbose, Map<String, String> environment, JarScanOptions jarScan) {
+        boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog) {
 
-    /** Options without JAR scanning. */
+    /** The suffix of the library log's default name: {@code <launchLog>.libraries}. */
+    public static final String LIBRARY_LOG_SUFFIX = ".libraries";
+
+    /** Options of the static check without JAR scanning. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
             String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
             boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
             boolean verbose, Map<String, String> environment) {
         this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
-                JarScanOptions.NONE);
+                JarScanOptions.NONE, null, null);
+    }
+
+    /** Options of the static check. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, null, null);
+    }
+
+    /** Options without JAR scanning, with a launch log (launched mode; null for the static check). */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, Path launchLog, Path libraryLog) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                JarScanOptions.NONE, launchLog, libraryLog);
+    }
+
+    /** The same options with a launch log and (null for the default) a library log. */
+    public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
+        return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
+                devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
+                environment, jarScan, newLaunchLog, newLibraryLog);
+    }
+
+    /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */
+    public Path effectiveLibraryLog() {
+        if (libraryLog != null) {
+            return libraryLog;
+        }
+        return launchLog == null ? null : launchLog.resolveSibling(launchLog.getFileName() + LIBRARY_LOG_SUFFIX);
     }
 
     public CheckOptions {

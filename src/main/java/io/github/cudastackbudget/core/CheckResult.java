@@ -4,6 +4,7 @@ import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +22,19 @@ import java.util.Map;
  * @param warnings        one line each, in the order found
  * @param engine          the engine's description
  * @param scanMillis      wall time of reading the libraries
+ * @param launched        what a recorded run launched (launched mode), or null without a launch log
  */
 public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
         List<DeviceResult> devices, boolean defaultDevices, String deviceOrigin, List<String> warnings, String engine,
-        long scanMillis) {
+        long scanMillis, LaunchedRun launched) {
+
+    /** A result of the static check (no launch log). */
+    public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+            List<DeviceResult> devices, boolean defaultDevices, String deviceOrigin, List<String> warnings,
+            String engine, long scanMillis) {
+        this(filesProbed, scans, index, displayNames, devices, defaultDevices, deviceOrigin, warnings, engine,
+                scanMillis, null);
+    }
 
     public CheckResult {
         scans = List.copyOf(scans);
@@ -41,7 +51,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<String> all = new java.util.ArrayList<>(earlier);
         all.addAll(warnings);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, defaultDevices, deviceOrigin, all,
-                engine, scanMillis);
+                engine, scanMillis, launched);
     }
 
     /** All violations, device by device. */

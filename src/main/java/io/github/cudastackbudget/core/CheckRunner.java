@@ -15,6 +15,11 @@ import io.github.cudastackbudget.core.engine.AutoEngine;
 import io.github.cudastackbudget.core.engine.CuobjdumpEngine;
 import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.engine.EngineException;
+import io.github.cudastackbudget.core.launch.LaunchLog;
+import io.github.cudastackbudget.core.launch.LaunchLogException;
+import io.github.cudastackbudget.core.launch.LaunchLogReader;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.launch.LibraryLog;
 import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.TextReport;
 import io.github.cudastackbudget.core.report.html.HtmlReportWriter;
@@ -95,10 +100,11 @@ public final class CheckRunner {
             throw new CheckException("parallelism " + options.parallelism() + " must be at least 1");
         }
         StackBudgetCheck.EngineProvider engine = engineProvider(options);
+        StackBudgetCheck.Launch launch = readLaunchLogs(options, listener, deviceWarnings);
         Demangler demangler = Demangler.fromEnvironment(options.environment());
         StackBudgetCheck.Request request = new StackBudgetCheck.Request(options.fileSets(), options.libraryFiles(),
                 options.usedBy(), engine, options.parallelism(), devices, defaults, origin, defaultBudget, maxStack,
-                demangler, options.jarScan());
+                demangler, options.jarScan(), launch);
         CheckResult result = StackBudgetCheck.run(request, listener).withLeadingWarnings(deviceWarnings);
         List<String> reportLines = TextReport.render(result, options.top(), options.verbose());
         List<Path> reports = new ArrayList<>();
@@ -115,6 +121,36 @@ public final class CheckRunner {
         }
         List<String> violations = result.violations().stream().map(v -> describe(result, v)).toList();
         return new Outcome(result, reportLines, violations, summary(result, reports), reports);
+    }
+
+    /**
+     * Reads the launch log and its library log (launched mode); null without a launch log. Problems with the logs'
+     * content become warnings in {@code warnings}; a missing or unreadable configured log is an error.
+     */
+    private static StackBudgetCheck.Launch readLaunchLogs(CheckOptions options, CheckListener listener,
+            List<String> warnings) throws CheckException {
+        if (options.launchLog() == null) {
+            return null;
+        }
+        try {
+            LaunchLog log = LaunchLogReader.readLaunchLog(options.launchLog(), "launchLog");
+            Path libraryLogFile = options.effectiveLibraryLog();
+            LibraryLog libraryLog = null;
+            List<String> found = new ArrayList<>(log.warnings());
+            if (Files.exists(libraryLogFile)) {
+                libraryLog = LaunchLogReader.readLibraryLog(libraryLogFile, "libraryLog");
+                found.addAll(libraryLog.warnings());
+            } else {
+                found.add("the library log " + libraryLogFile + " (" + (options.libraryLog() != null ? "libraryLog"
+                        : "default: the launch log + " + CheckOptions.LIBRARY_LOG_SUFFIX) + ") does not exist: "
+                        + "launched kernels of libraries outside the checked ones cannot be found");
+            }
+            found.forEach(listener::warn);
+            warnings.addAll(found);
+            return new StackBudgetCheck.Launch(log, libraryLog);
+        } catch (LaunchLogException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
     }
 
     private static StackBudgetCheck.EngineProvider engineProvider(CheckOptions options) throws CheckException {
@@ -150,8 +186,11 @@ public final class CheckRunner {
     public static String describe(CheckResult result, Violation violation) {
         var kernel = violation.kernel();
         if (violation.kind() == Violation.Kind.RESERVATION) {
-            return violation.device() + ": stack reservation " + ByteSize.format(violation.actual()) + " exceeds "
-                    + "maxReservation " + ByteSize.format(violation.limit()) + "; worst kernel "
+            boolean launched = result.devices().stream().filter(device -> device.device().name()
+                    .equals(violation.device())).anyMatch(DeviceResult::launchedHeadline);
+            return violation.device() + ": " + (launched ? "launched-kernel " : "") + "stack reservation "
+                    + ByteSize.format(violation.actual()) + " exceeds maxReservation " + ByteSize.format(violation.limit())
+                    + "; worst " + (launched ? "launched " : "") + "kernel "
                     + result.displayName(kernel) + " [" + kernel.arch().sassLabel() + "] in " + kernel.library() + " ("
                     + ByteSize.grouped(kernel.stack()) + " B per thread)";
         }
@@ -171,21 +210,37 @@ public final class CheckRunner {
             lines.add("CUDA stack budget: " + result.devices().size() + " device(s): " + pass + " pass, " + fail
                     + " fail, " + skipped + " skipped; " + ByteSize.grouped(result.index().functionCount())
                     + " functions in " + result.scans().size() + " file(s)");
+            if (result.launched() != null) {
+                lines.add(launchedSummary(result.launched()));
+            }
             for (DeviceResult device : result.devices()) {
                 lines.add("  " + String.format(Locale.ROOT, "%-28s %-7s %s", device.device().name(),
                         device.status().name(), device.skipped() ? "(" + device.skipReason() + ")"
-                                : ByteSize.format(device.reservationBytes()) + (device.budgetBytes() == null ? ""
+                                : ByteSize.format(device.reservationBytes()) + (device.launchedHeadline()
+                                        ? " launched (static " + ByteSize.format(device.staticReservationBytes()) + ")"
+                                        : "") + (device.budgetBytes() == null ? ""
                                         : " of " + ByteSize.format(device.budgetBytes()))
-                                        + (device.worst() == null ? "" : "  <- "
-                                                + abbreviate(result.displayName(device.worst()), SUMMARY_NAME_WIDTH)
-                                                + " [" + device.worst().arch().sassLabel() + "] in "
-                                                + device.worst().library())));
+                                        + (device.headlineWorst() == null ? "" : "  <- "
+                                                + abbreviate(result.displayName(device.headlineWorst()), SUMMARY_NAME_WIDTH)
+                                                + " [" + device.headlineWorst().arch().sassLabel() + "] in "
+                                                + device.headlineWorst().library())));
             }
+        }
+        if (result.noKernels() && result.launched() != null) {
+            lines.add(launchedSummary(result.launched()));
         }
         for (Path report : reports) {
             lines.add("Report: " + report);
         }
         return lines;
+    }
+
+    private static String launchedSummary(LaunchedRun launched) {
+        return "  launched mode: " + launched.kernelCount() + " kernel(s) launched, " + launched.match().matched().size()
+                + " matched, " + launched.match().unmatched().size() + " unmatched (" + launched.log().file() + ", status "
+                + launched.log().statusSummary() + "); " + (launched.headline()
+                        ? "the figures below are the launched kernels'"
+                        : "the log is incomplete, so the figures below are the static worst case");
     }
 
     /** Kernel names in the closing summary are cut to this many characters (the device blocks show them whole). */

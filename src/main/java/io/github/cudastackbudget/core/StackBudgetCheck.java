@@ -13,6 +13,13 @@ import io.github.cudastackbudget.core.engine.LibraryScan;
 import io.github.cudastackbudget.core.engine.LibraryScanner;
 import io.github.cudastackbudget.core.engine.JarEntryReads;
 import io.github.cudastackbudget.core.engine.NativeEngine;
+import io.github.cudastackbudget.core.launch.LaunchLog;
+import io.github.cudastackbudget.core.launch.LaunchMatch;
+import io.github.cudastackbudget.core.launch.LaunchMatcher;
+import io.github.cudastackbudget.core.launch.LaunchedKernel;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.launch.LibraryLog;
+import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
 import io.github.cudastackbudget.core.scan.JarEntryLibrary;
 import io.github.cudastackbudget.core.scan.JarInput;
 import io.github.cudastackbudget.core.scan.JarLibraryFinder;
@@ -22,6 +29,8 @@ import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.LibraryDiscovery;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.KernelIndex;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -58,17 +67,27 @@ public final class StackBudgetCheck {
      * @param maxStackPerThread     the per-kernel frame limit, or null
      * @param demangler             names kernels for people
      * @param jarScan               JAR files whose native-library entries are read in place (native engine)
+     * @param launch                the logs of a recorded run (launched mode), or null for the static check
      */
     public record Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
             int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
-            SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan) {
+            SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan,
+            Launch launch) {
 
-        /** A request without JAR scanning. */
+        /** A request without JAR scanning, of the static check. */
         public Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
                 int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
                 SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler) {
             this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, defaultDevices, deviceOrigin,
-                    defaultMaxReservation, maxStackPerThread, demangler, JarScanOptions.NONE);
+                    defaultMaxReservation, maxStackPerThread, demangler, JarScanOptions.NONE, null);
+        }
+
+        /** A request of the static check. */
+        public Request(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+                int parallelism, List<DeviceTarget> devices, boolean defaultDevices, String deviceOrigin,
+                SizeLimit defaultMaxReservation, Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan) {
+            this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, defaultDevices, deviceOrigin,
+                    defaultMaxReservation, maxStackPerThread, demangler, jarScan, null);
         }
 
         public Request {
@@ -80,6 +99,25 @@ public final class StackBudgetCheck {
             Objects.requireNonNull(demangler, "demangler");
         }
     }
+
+    /**
+     * The logs of a recorded run.
+     *
+     * @param log        the kernel launch log
+     * @param libraryLog the library log, or null when there is none
+     */
+    public record Launch(LaunchLog log, LibraryLog libraryLog) {
+        public Launch {
+            Objects.requireNonNull(log, "log");
+        }
+    }
+
+    /**
+     * File names in a library log that belong to the launch recorder itself (the injection library and the CUPTI
+     * libraries it loads), not to the application: never scanned through the library log.
+     */
+    static final List<String> RECORDER_LIBRARY_PREFIXES = List.of("libcuda-stack-budget-cupti", "libcupti.",
+            "libnvperf_", "libpcsamplingutil.");
 
     private StackBudgetCheck() {
     }
@@ -113,19 +151,21 @@ public final class StackBudgetCheck {
         }
         int filesProbed = discovery.filesProbed() + jarEntries.size();
         jarEntries = withoutScannedFiles(jarEntries, files, listener);
-        if (files.isEmpty() && jarEntries.isEmpty()) {
+        Launch launch = request.launch();
+        if (files.isEmpty() && jarEntries.isEmpty() && launch == null) {
             return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
                     request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
         }
 
-        KernelEngine engine = null;
+        LazyEngine engine = new LazyEngine(request.engine());
+        KernelEngine fileEngine = null;
         if (!files.isEmpty()) {
             try {
-                engine = request.engine().get();
+                fileEngine = engine.get();
             } catch (EngineException e) {
                 throw new CheckException(e.getMessage(), e);
             }
-            listener.info("Reading " + files.size() + " file(s) with device code using " + engine.description());
+            listener.info("Reading " + files.size() + " file(s) with device code using " + fileEngine.description());
         }
         NativeEngine jarEngine = jarEntries.isEmpty() ? null : new NativeEngine(request.parallelism());
         if (jarEngine != null) {
@@ -133,34 +173,42 @@ public final class StackBudgetCheck {
                     + " of " + request.jarScan().jars().size() + " JAR(s) in place using " + jarEngine.description());
         }
         long start = System.nanoTime();
-        List<LibraryScan> scans;
-        try {
-            List<LibraryScanner.ReadTask> tasks = new ArrayList<>();
-            KernelEngine fileEngine = engine;
-            files.forEach(file -> tasks.add(() -> Optional.of(fileEngine.read(file))));
-            tasks.addAll(JarEntryReads.tasks(jarEntries, jarEngine));
-            scans = new LibraryScanner(engine != null ? engine : jarEngine, request.parallelism()).run(tasks,
-                    (scan, done, total) -> listener.info("  [" + done + "/" + total + "] " + name(scan) + ": "
-                            + scan.records().size() + " kernel records, " + scan.libraries().size() + " librar"
-                            + (scan.libraries().size() == 1 ? "y" : "ies") + ", " + scan.elapsedMillis() + " ms"));
-        } catch (EngineException e) {
-            throw new CheckException(e.getMessage(), e);
-        }
-        long scanMillis = (System.nanoTime() - start) / 1_000_000;
-        if (engine != null) {
-            engine.warnings().forEach(line -> warn(listener, warnings, line));
-        }
-        String engineDescription = engine != null ? engine.description()
-                + (jarEngine != null ? "; JAR entries: " + jarEngine.description() : "") : jarEngine.description();
-        if (scans.isEmpty()) {
-            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
-                    request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
+        List<LibraryScan> scans = List.of();
+        if (fileEngine != null || jarEngine != null) {
+            try {
+                List<LibraryScanner.ReadTask> tasks = new ArrayList<>();
+                KernelEngine readFiles = fileEngine;
+                files.forEach(file -> tasks.add(() -> Optional.of(readFiles.read(file))));
+                tasks.addAll(JarEntryReads.tasks(jarEntries, jarEngine));
+                scans = new LibraryScanner(fileEngine != null ? fileEngine : jarEngine, request.parallelism()).run(tasks,
+                        (scan, done, total) -> listener.info("  [" + done + "/" + total + "] " + name(scan) + ": "
+                                + scan.records().size() + " kernel records, " + scan.libraries().size() + " librar"
+                                + (scan.libraries().size() == 1 ? "y" : "ies") + ", " + scan.elapsedMillis() + " ms"));
+            } catch (EngineException e) {
+                throw new CheckException(e.getMessage(), e);
+            }
         }
         int fromFiles = files.size(); // file reads come first and never come back empty
         List<LibraryScan> attributed = new ArrayList<>(scans.size());
         for (int i = 0; i < scans.size(); i++) {
             // files belong to the project; JAR entries already carry their JAR's owner
             attributed.add(i < fromFiles ? scans.get(i).withUsedBy(request.usedBy()) : scans.get(i));
+        }
+        LaunchedRun launched = null;
+        if (launch != null) {
+            launched = matchLaunched(launch, files, attributed, engine, listener, warnings);
+        }
+        long scanMillis = (System.nanoTime() - start) / 1_000_000;
+        if (engine.created()) {
+            engine.current().warnings().forEach(line -> warn(listener, warnings, line));
+        }
+        String fileEngineDescription = engine.created() ? engine.current().description() : null;
+        String engineDescription = fileEngineDescription != null ? fileEngineDescription
+                + (jarEngine != null ? "; JAR entries: " + jarEngine.description() : "")
+                : jarEngine != null ? jarEngine.description() : "none (no device code)";
+        if (attributed.isEmpty() && launched == null) {
+            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
+                    request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
         }
         for (DeviceCodeProbe probe : files) {
             if (probe.detail() != null && probe.detail().endsWith(" with __nv_relfatbin")) {
@@ -172,13 +220,25 @@ public final class StackBudgetCheck {
         KernelIndex index = KernelIndex.of(attributed);
         Set<String> names = new HashSet<>();
         index.imagesByFunction().keySet().forEach(key -> names.add(key.name()));
+        if (launched != null) {
+            launched.match().unmatched().forEach(kernel -> names.add(kernel.name()));
+        }
         Map<String, String> displayNames = request.demangler().displayNames(names);
+        if (launched != null) {
+            reportLaunchWarnings(launched, listener, warnings, displayNames);
+        }
+        if (attributed.isEmpty()) {
+            return new CheckResult(filesProbed, List.of(), index, displayNames, List.of(), request.defaultDevices(),
+                    request.deviceOrigin(), warnings, engineDescription, scanMillis, launched);
+        }
 
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
+        BudgetEvaluator.Launched launchedFunctions = launched == null ? null
+                : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline());
         List<DeviceResult> devices = new ArrayList<>();
         for (DeviceTarget target : request.devices()) {
             try {
-                devices.add(evaluator.evaluate(index, target));
+                devices.add(evaluator.evaluate(index, target, launchedFunctions));
             } catch (InvalidValueException e) {
                 throw new CheckException(e.getMessage(), e);
             }
@@ -200,8 +260,160 @@ public final class StackBudgetCheck {
             warn(listener, warnings, message.replace("configured", "default"));
         }
         return new CheckResult(filesProbed, attributed, index, displayNames, devices,
-                request.defaultDevices(), request.deviceOrigin(), warnings, engineDescription, scanMillis);
+                request.defaultDevices(), request.deviceOrigin(), warnings, engineDescription, scanMillis, launched);
     }
+
+    private static List<LibraryScan> scan(LazyEngine engine, List<DeviceCodeProbe> files, int parallelism,
+            CheckListener listener) throws CheckException {
+        try {
+            KernelEngine kernelEngine = engine.get();
+            listener.info("Reading " + files.size() + " file(s) with device code using " + kernelEngine.description());
+            return new LibraryScanner(kernelEngine, parallelism).scan(files, (scan, done, total) ->
+                    listener.info("  [" + done + "/" + total + "] " + scan.path().getFileName() + ": "
+                            + scan.records().size() + " kernel records, " + scan.libraries().size() + " librar"
+                            + (scan.libraries().size() == 1 ? "y" : "ies") + ", " + scan.elapsedMillis() + " ms"));
+        } catch (EngineException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Matches the launch log to the configured libraries; while launched kernels remain unmatched, scans the
+     * libraries the library log names outside the configured inputs and keeps (in {@code attributed}) those that hold
+     * one of them.
+     */
+    private static LaunchedRun matchLaunched(Launch launch, List<DeviceCodeProbe> configured,
+            List<LibraryScan> attributed, LazyEngine engine, CheckListener listener, List<String> warnings)
+            throws CheckException {
+        LaunchMatch match = LaunchMatcher.match(launch.log().kernels(), attributed, launch.libraryLog());
+        List<Path> added = new ArrayList<>();
+        List<Path> notHere = new ArrayList<>();
+        if (!match.unmatched().isEmpty() && launch.libraryLog() != null) {
+            Set<Path> known = new HashSet<>();
+            configured.forEach(probe -> known.add(realPath(probe.file())));
+            Set<String> missing = new HashSet<>();
+            match.unmatched().forEach(kernel -> missing.add(kernel.name()));
+            List<DeviceCodeProbe> candidates = new ArrayList<>();
+            for (Path library : launch.libraryLog().libraries()) {
+                String fileName = library.getFileName() == null ? "" : library.getFileName().toString();
+                if (RECORDER_LIBRARY_PREFIXES.stream().anyMatch(fileName::startsWith)) {
+                    continue;
+                }
+                if (!Files.isRegularFile(library)) {
+                    notHere.add(library);
+                    continue;
+                }
+                if (!known.add(realPath(library))) {
+                    continue;
+                }
+                try {
+                    DeviceCodeProbe probe = DeviceCodeDetector.probe(library);
+                    if (probe.hasDeviceCode()) {
+                        candidates.add(probe);
+                    }
+                } catch (IOException e) {
+                    warn(listener, warnings, "cannot read " + library + " (named in the library log "
+                            + launch.libraryLog().file() + "): " + e.getMessage() + "; its kernels are not counted");
+                }
+            }
+            if (!candidates.isEmpty()) {
+                listener.info(match.unmatched().size() + " launched kernel(s) are in no configured library: scanning "
+                        + candidates.size() + " librar" + (candidates.size() == 1 ? "y" : "ies")
+                        + " with device code named in the library log " + launch.libraryLog().file());
+            }
+            for (DeviceCodeProbe candidate : candidates) {
+                List<LibraryScan> scans;
+                try {
+                    scans = scan(engine, List.of(candidate), 1, listener);
+                } catch (CheckException e) {
+                    warn(listener, warnings, "cannot read " + candidate.file() + " (found through the library log "
+                            + launch.libraryLog().file() + "): " + e.getMessage() + "; its kernels are not counted");
+                    continue;
+                }
+                for (LibraryScan scan : scans) {
+                    if (scan.records().stream().anyMatch(record -> missing.contains(record.name()))) {
+                        attributed.add(scan.withUsedBy(FOUND_THROUGH_LIBRARY_LOG + " " + launch.libraryLog().file()));
+                        added.add(scan.path());
+                    } else {
+                        listener.info("  " + scan.path().getFileName() + " (library log) holds none of the unmatched "
+                                + "launched kernels: not counted");
+                    }
+                }
+            }
+            if (!added.isEmpty()) {
+                match = LaunchMatcher.match(launch.log().kernels(), attributed, launch.libraryLog());
+            }
+        }
+        return new LaunchedRun(launch.log(), launch.libraryLog(), match, added, notHere);
+    }
+
+    /** The "used by" of a library found through the library log. */
+    public static final String FOUND_THROUGH_LIBRARY_LOG = "found through the library log";
+
+    private static void reportLaunchWarnings(LaunchedRun launched, CheckListener listener, List<String> warnings,
+            Map<String, String> displayNames) {
+        LaunchLog log = launched.log();
+        LaunchMatch match = launched.match();
+        listener.info("Launch log " + log.file() + ": " + launched.kernelCount() + " launched kernel(s), "
+                + match.matched().size() + " matched, " + match.unmatched().size() + " in no scanned library"
+                + (launched.scannedFromLibraryLog().isEmpty() ? ""
+                        : "; " + launched.scannedFromLibraryLog().size() + " librar"
+                                + (launched.scannedFromLibraryLog().size() == 1 ? "y" : "ies")
+                                + " found through the library log"));
+        if (!launched.libraryLogNotHere().isEmpty()) {
+            listener.info(launched.libraryLogNotHere().size() + " librar"
+                    + (launched.libraryLogNotHere().size() == 1 ? "y" : "ies") + " named in the library log do not "
+                    + "exist on this machine (the run happened elsewhere?), e.g. " + launched.libraryLogNotHere().get(0));
+        }
+        if (!match.unmatched().isEmpty()) {
+            LaunchedKernel first = match.unmatched().get(0);
+            warn(listener, warnings, match.unmatched().size() + " launched kernel(s) are in no scanned library, so "
+                    + "their frames are not counted, e.g. " + displayNames.getOrDefault(first.name(), first.name())
+                    + (first.attributions().isEmpty() ? "" : " (launched under " + first.attributions().first() + ")")
+                    + ": add the library that holds them to the checked libraries"
+                    + (launched.libraryLog() == null ? ", or keep the library log next to the launch log" : ""));
+        }
+        if (log.format() != LaunchLog.Format.EMPTY && match.matched().isEmpty()) {
+            warn(listener, warnings, log.kernels().isEmpty()
+                    ? "launch log " + log.file() + " lists no launched kernel: the launched reservation is 0 B"
+                    : "launch log " + log.file() + " matches no kernel of the scanned libraries: the launched "
+                            + "reservation is 0 B");
+        }
+    }
+
+    private static Path realPath(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize();
+        }
+    }
+
+    /** Creates the engine on first use, once. */
+    private static final class LazyEngine {
+        private final EngineProvider provider;
+        private KernelEngine engine;
+
+        LazyEngine(EngineProvider provider) {
+            this.provider = provider;
+        }
+
+        KernelEngine get() throws EngineException {
+            if (engine == null) {
+                engine = provider.get();
+            }
+            return engine;
+        }
+
+        boolean created() {
+            return engine != null;
+        }
+
+        KernelEngine current() {
+            return engine;
+        }
+    }
+
 
     private static void reportDeviceWarnings(DeviceResult device, KernelIndex index, CheckListener listener, List<String> warnings,
             Map<String, String> displayNames) {

@@ -5,6 +5,7 @@ import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.maven.model.FileSet;
 import org.apache.maven.plugin.AbstractMojo;
@@ -120,14 +121,37 @@ public class CheckMojo extends AbstractMojo {
     /**
      * Budget for every device without its own: {@code 1.5 GiB}, {@code 512MiB}, {@code 2 GB}, bytes, or {@code 2%}
      * of the device's memory. KiB/MiB/GiB are powers of 1024, kB/MB/GB powers of 1000. Compared with the total
-     * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread.
+     * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread. With a
+     * complete {@code launchLog} it judges the launched kernels' reservation, else the static worst case.
      */
     @Parameter(property = "cudaStackBudget.maxReservation")
     private String maxReservation;
 
-    /** Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. */
+    /**
+     * Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. With
+     * a complete {@code launchLog} only the launched kernels are judged (a kernel that never launches takes no stack).
+     */
     @Parameter(property = "cudaStackBudget.maxStackPerThread")
     private String maxStackPerThread;
+
+    /**
+     * Launched mode: the kernel launch log of a recorded run (written by the CUPTI injection library that
+     * {@code prepare-agent} provides). With it the headline reservation, {@code maxReservation} and
+     * {@code maxStackPerThread} judge only the kernels the run launched; the static worst case is still reported.
+     * {@code prepare-agent} sets the project property {@code cudaStackBudget.launchLog}, which this parameter reads,
+     * so nothing needs configuring here. A configured log that does not exist fails the build; an empty one, one whose
+     * status is not {@code ok} or one with malformed lines gives warnings (an incomplete log keeps the static
+     * headline). A blank value means the static check.
+     */
+    @Parameter(property = "cudaStackBudget.launchLog")
+    private String launchLog;
+
+    /**
+     * Launched mode: the library log of that run (the libraries it loaded). Default: {@code <launchLog>.libraries}
+     * when it exists. Launched kernels that the configured libraries lack are looked up in the libraries it names.
+     */
+    @Parameter(property = "cudaStackBudget.libraryLog")
+    private String libraryLog;
 
     /** Fail the build on a violation; {@code false} logs the same text as a warning. */
     @Parameter(property = "cudaStackBudget.failOnViolation", defaultValue = "true")
@@ -203,7 +227,16 @@ public class CheckMojo extends AbstractMojo {
         return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
                 detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, timeout,
                 parallelism, new JarScanParameters(scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
-                        jarExcludes)).toOptions(project, getLog()::info);
+                        jarExcludes)).toOptions(project, getLog()::info)
+                .withLaunchLog(resolve(launchLog), resolve(libraryLog));
+    }
+
+    /** A path the user wrote, relative to the project's base directory; null when blank. */
+    private Path resolve(String path) {
+        if (path == null || path.isBlank()) {
+            return null;
+        }
+        return project.getBasedir().toPath().resolve(path.strip()).toAbsolutePath().normalize();
     }
 
     /** Sends the core's progress to the Maven log. */

@@ -182,4 +182,38 @@ class CheckMojoTest {
         assertThat(Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json")))
                 .contains("\"libraries\" : [ ]");
     }
+
+    @Test
+    @InjectMojo(goal = "check", pom = POM)
+    void withoutLaunchLogTheOptionsAreStatic(CheckMojo mojo) throws Exception {
+        wire(mojo);
+        setVariableValueToObject(mojo, "launchLog", "  ");
+        assertThat(mojo.options().launchLog()).isNull();
+        assertThat(mojo.options().effectiveLibraryLog()).isNull();
+    }
+
+    @Test
+    @InjectMojo(goal = "check", pom = POM)
+    void launchLogJudgesTheLaunchedKernelsAndIsResolvedAgainstTheBaseDirectory(CheckMojo mojo) throws Exception {
+        wire(mojo);
+        // the H200 budget of 3 GiB passes either way; my-ampere's 5% of 80 GiB (4 GiB) too; 1 GiB fails statically
+        setVariableValueToObject(mojo, "maxReservation", "1 GiB");
+        Path log = build.resolve("cuda-stack-budget-in/launch.log");
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, "# cuda-stack-budget launch log 1\n# status: ok\n# processes: 1\n"
+                + "_Z11frameKernelILi64EEvPii\tmain\t1024\n");
+        setVariableValueToObject(mojo, "launchLog", log.toString());
+        assertThat(mojo.options().launchLog()).isEqualTo(log);
+        assertThat(mojo.options().effectiveLibraryLog()).isEqualTo(Path.of(log + ".libraries"));
+        mojo.execute();
+        String json = Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json"));
+        assertThat(json).contains("\"launchedReservationBytes\" : " + (108L * 2048 * 256),
+                "\"unmatchedLaunchedKernels\" : [ ]", "\"sharedPerBlock\" : 1024");
+
+        setVariableValueToObject(mojo, "launchLog", "target/no-such/launch.log");
+        assertThatThrownBy(mojo::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining(new File(POM).getAbsoluteFile().getParentFile().toPath()
+                        .resolve("target/no-such/launch.log").toString())
+                .hasMessageContaining("(launchLog) does not exist: run the tests (or the job) under the prepare-agent");
+    }
 }

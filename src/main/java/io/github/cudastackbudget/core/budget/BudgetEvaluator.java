@@ -5,12 +5,14 @@ import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.ImageSelector;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -38,6 +40,19 @@ public final class BudgetEvaluator {
     }
 
     public DeviceResult evaluate(KernelIndex index, DeviceTarget target) {
+        return evaluate(index, target, null);
+    }
+
+    /**
+     * The verdict for one device.
+     *
+     * @param launched the functions a recorded run launched (launched mode), or null for the static check. With a
+     *                 complete launch log the headline reservation and both budgets judge the launched kernels only:
+     *                 {@code maxReservation} the launched figure, {@code maxStackPerThread} the launched kernels'
+     *                 frames. With an incomplete one (empty, status not ok) the launched figures are reported and the
+     *                 static ones judged.
+     */
+    public DeviceResult evaluate(KernelIndex index, DeviceTarget target, Launched launched) {
         DeviceSpec device = target.device();
         SizeLimit limit = target.maxReservation() != null ? target.maxReservation() : defaultMaxReservation;
         Long budget = limit == null ? null : limit.resolve(device, "maxReservation of device '" + device.name() + "'");
@@ -58,8 +73,10 @@ public final class BudgetEvaluator {
                     .collect(Collectors.joining(", "))
                     + (jit.isEmpty() ? "; no usable PTX either, so its kernels cannot launch there"
                             : "; " + jit.size() + " function(s) would be JIT-compiled from PTX, frame unknown at build time");
+            LaunchedFigures figures = launched == null ? null
+                    : launchedFigures(choices, launched, device.maxResidentThreads());
             return new DeviceResult(device, DeviceResult.Status.SKIPPED, reason, null, false, new TreeMap<>(), List.of(),
-                    null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of());
+                    null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of(), figures);
         }
 
         List<KernelRecord> selected = choices.stream().filter(choice -> choice.chosen() != null)
@@ -73,23 +90,67 @@ public final class BudgetEvaluator {
                 .orElse(null);
         long threads = device.maxResidentThreads();
         long frame = worst == null ? 0 : worst.stack();
-        long reservation = Reservation.bytesFor(threads, frame);
-        long increment = Reservation.incrementFor(threads, frame);
+        long staticReservation = Reservation.bytesFor(threads, frame);
+        LaunchedFigures figures = launched == null ? null : launchedFigures(choices, launched, threads);
+        boolean launchedHeadline = figures != null && figures.headline();
+        long reservation = launchedHeadline ? figures.reservationBytes() : staticReservation;
+        long increment = launchedHeadline ? figures.incrementBytes() : Reservation.incrementFor(threads, frame);
+        KernelRecord headlineWorst = launchedHeadline ? figures.worst() : worst;
+        List<KernelRecord> judged = launchedHeadline
+                ? figures.kernels().stream().map(LaunchedImage::image).toList() : selected;
 
         List<Violation> violations = new ArrayList<>();
-        if (budget != null && worst != null && reservation > budget) {
-            violations.add(new Violation(device.name(), Violation.Kind.RESERVATION, reservation, budget, worst));
+        if (budget != null && headlineWorst != null && reservation > budget) {
+            violations.add(new Violation(device.name(), Violation.Kind.RESERVATION, reservation, budget, headlineWorst));
         }
         if (maxStackPerThread != null) {
-            selected.stream().filter(record -> !record.stackUnknown() && record.stack() > maxStackPerThread)
+            judged.stream().filter(record -> !record.stackUnknown() && record.stack() > maxStackPerThread)
                     .forEach(record -> violations.add(new Violation(device.name(), Violation.Kind.STACK, record.stack(),
                             maxStackPerThread, record)));
         }
         GpuArch chosenArch = chosen.get();
         return new DeviceResult(device, violations.isEmpty() ? DeviceResult.Status.PASS : DeviceResult.Status.FAIL, null,
                 chosenArch, !chosenArch.capability().equals(capability), imageCounts, selected, worst, reservation,
-                reservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
-                cannotRun, unknownStack, violations);
+                staticReservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
+                cannotRun, unknownStack, violations, figures);
+    }
+
+    /**
+     * The functions a recorded run launched.
+     *
+     * @param functions counted function (library label + mangled name) -> the log's data about it
+     * @param headline  whether the launched figures are the headline (the log is complete)
+     */
+    public record Launched(Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline) {
+        public Launched {
+            functions = Map.copyOf(functions);
+        }
+    }
+
+    private static LaunchedFigures launchedFigures(List<FunctionChoice> choices, Launched launched, long threads) {
+        List<LaunchedImage> kernels = new ArrayList<>();
+        List<FunctionChoice> jit = new ArrayList<>();
+        List<FunctionChoice> cannotRun = new ArrayList<>();
+        for (FunctionChoice choice : choices) {
+            LaunchedKernel launch = launched.functions().get(choice.function());
+            if (launch == null) {
+                continue;
+            }
+            switch (choice.outcome()) {
+                case SASS, AMBIGUOUS -> kernels.add(new LaunchedImage(choice.chosen(), launch));
+                case JIT -> jit.add(choice);
+                case CANNOT_RUN -> cannotRun.add(choice);
+                default -> throw new IllegalStateException(choice.outcome().toString());
+            }
+        }
+        kernels.sort(Comparator.comparing(LaunchedImage::image, LARGEST_FRAME_FIRST));
+        List<KernelRecord> unknown = kernels.stream().map(LaunchedImage::image).filter(KernelRecord::stackUnknown)
+                .toList();
+        KernelRecord worst = kernels.stream().map(LaunchedImage::image).filter(record -> !record.stackUnknown())
+                .findFirst().orElse(null);
+        long frame = worst == null ? 0 : worst.stack();
+        return new LaunchedFigures(launched.headline(), Reservation.bytesFor(threads, frame),
+                Reservation.incrementFor(threads, frame), worst, kernels, jit, cannotRun, unknown);
     }
 
     private static List<FunctionChoice> filter(List<FunctionChoice> choices, FunctionChoice.Outcome outcome) {

@@ -19,10 +19,13 @@ import java.util.TreeMap;
  * @param fellBack               the chosen arch's CC differs from the device's
  * @param imageCounts            image arch label -> number of functions that run that image on this device
  * @param selected               the image counted for every function that has loadable SASS, largest frame first
- * @param worst                  the kernel with the largest known frame (null when none)
- * @param reservationBytes       the headline reservation: maxResidentThreads x roundup16(worst frame)
+ * @param worst                  the kernel with the largest known frame among all selected images (the static worst;
+ *                               null when none); {@link #headlineWorst()} is the kernel behind the headline
+ * @param reservationBytes       the headline reservation: maxResidentThreads x roundup16(frame of the headline's worst
+ *                               kernel): the launched kernels' figure when a complete launch log was given, else the
+ *                               static worst case
  * @param staticReservationBytes the static worst case (equal to the headline without a launch log)
- * @param incrementBytes         the part above the driver's default 1024-B limit
+ * @param incrementBytes         the headline's part above the driver's default 1024-B limit
  * @param budgetBytes            the resolved budget, or null without one
  * @param worstLocal             the kernel with the largest LOCAL (spill) per thread, or null when none spills
  * @param ambiguous              functions where NVIDIA documents no choice between loadable images
@@ -30,12 +33,24 @@ import java.util.TreeMap;
  * @param cannotRun              functions with neither loadable SASS nor usable PTX (while the device runs others)
  * @param unknownStack           selected images whose frame the tool reports as UNKNOWN
  * @param violations             the budgets exceeded on this device
+ * @param launched               the figures over the launched kernels (launched mode), or null without a launch log
  */
 public record DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
         SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst, long reservationBytes,
         long staticReservationBytes, long incrementBytes, Long budgetBytes, KernelRecord worstLocal,
         List<FunctionChoice> ambiguous, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
-        List<KernelRecord> unknownStack, List<Violation> violations) {
+        List<KernelRecord> unknownStack, List<Violation> violations, LaunchedFigures launched) {
+
+    /** A result without launched figures (no launch log). */
+    public DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
+            SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst,
+            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
+            KernelRecord worstLocal, List<FunctionChoice> ambiguous, List<FunctionChoice> jit,
+            List<FunctionChoice> cannotRun, List<KernelRecord> unknownStack, List<Violation> violations) {
+        this(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit, cannotRun,
+                unknownStack, violations, null);
+    }
 
     public DeviceResult {
         Objects.requireNonNull(device, "device");
@@ -61,5 +76,15 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
 
     public boolean skipped() {
         return status == Status.SKIPPED;
+    }
+
+    /** True when the headline is the launched kernels' figure. */
+    public boolean launchedHeadline() {
+        return launched != null && launched.headline();
+    }
+
+    /** The kernel behind the headline reservation: the launched worst in launched mode, else the static worst. */
+    public KernelRecord headlineWorst() {
+        return launchedHeadline() ? launched.worst() : worst;
     }
 }

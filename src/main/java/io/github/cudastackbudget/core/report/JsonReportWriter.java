@@ -9,10 +9,16 @@ import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Reservation;
+import io.github.cudastackbudget.core.budget.LaunchedFigures;
+import io.github.cudastackbudget.core.budget.LaunchedImage;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.launch.LaunchLog;
+import io.github.cudastackbudget.core.launch.LaunchedKernel;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.launch.MatchedKernel;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -72,6 +78,9 @@ public final class JsonReportWriter {
             writeDevices(result, json, positions);
             writeKernels(result, json, kernels);
             writeViolations(result, json);
+            if (result.launched() != null) {
+                writeLaunched(result, result.launched(), json);
+            }
             json.writeArrayFieldStart("warnings");
             for (String warning : result.warnings()) {
                 json.writeString(warning);
@@ -100,6 +109,9 @@ public final class JsonReportWriter {
                 json.writeFieldName("worstKernel");
                 writeKernelOrNull(result, json, worst == null || worst.stack() == 0 ? null : worst);
                 json.writeStringField("usedBy", scan.usedBy());
+                if (result.launched() != null && result.launched().fromLibraryLog(scan.path())) {
+                    json.writeStringField("foundThrough", "libraryLog");
+                }
                 json.writeEndObject();
             }
         }
@@ -144,7 +156,7 @@ public final class JsonReportWriter {
             json.writeNumberField("incrementBytes", device.incrementBytes());
             writeNullableNumber(json, "budgetBytes", device.budgetBytes());
             json.writeFieldName("worstKernel");
-            writeKernelOrNull(result, json, device.worst());
+            writeKernelOrNull(result, json, device.headlineWorst());
             json.writeFieldName("worstLocalKernel");
             writeKernelOrNull(result, json, device.worstLocal());
             writeChoices(result, json, "ambiguousKernels", device.ambiguous());
@@ -162,6 +174,9 @@ public final class JsonReportWriter {
                 json.writeNumber(positions.get(record));
             }
             json.writeEndArray();
+            if (device.launched() != null) {
+                writeLaunchedFigures(result, json, device);
+            }
             json.writeEndObject();
         }
         json.writeEndArray();
@@ -232,6 +247,105 @@ public final class JsonReportWriter {
             json.writeStringField("library", violation.kernel().library());
             json.writeStringField("arch", violation.kernel().arch().sassLabel());
             json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    /** Per device in launched mode: the launched figure, the static worst kernel, every launched kernel's image. */
+    private static void writeLaunchedFigures(CheckResult result, JsonGenerator json, DeviceResult device)
+            throws IOException {
+        LaunchedFigures launched = device.launched();
+        json.writeBooleanField("launchedHeadline", launched.headline());
+        json.writeNumberField("launchedReservationBytes", launched.reservationBytes());
+        json.writeNumberField("launchedIncrementBytes", launched.incrementBytes());
+        json.writeFieldName("launchedWorstKernel");
+        writeKernelOrNull(result, json, launched.worst());
+        json.writeFieldName("staticWorstKernel");
+        writeKernelOrNull(result, json, device.worst());
+        json.writeArrayFieldStart("launchedKernels");
+        for (LaunchedImage image : launched.kernels()) {
+            KernelRecord record = image.image();
+            json.writeStartObject();
+            json.writeStringField("name", record.name());
+            json.writeStringField("displayName", result.displayName(record));
+            json.writeStringField("library", record.library());
+            json.writeStringField("arch", record.arch().sassLabel());
+            json.writeNumberField("registers", record.registers());
+            if (record.stackUnknown()) {
+                json.writeNullField("stack");
+                json.writeBooleanField("stackUnknown", true);
+            } else {
+                json.writeNumberField("stack", record.stack());
+            }
+            json.writeNumberField("local", record.local());
+            json.writeNumberField("shared", record.shared());
+            writeNullableNumber(json, "maxDynamicShared", image.launch().maxDynamicShared());
+            json.writeNumberField("sharedPerBlock", image.sharedPerBlock());
+            writeStrings(json, "attributions", image.launch().attributions());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        writeChoices(result, json, "launchedJitKernels", launched.jit());
+        writeChoices(result, json, "launchedCannotRunKernels", launched.cannotRun());
+    }
+
+    /** The top-level launched-mode block and the list of launched kernels found in no library. */
+    private static void writeLaunched(CheckResult result, LaunchedRun launched, JsonGenerator json) throws IOException {
+        LaunchLog log = launched.log();
+        json.writeObjectFieldStart("launched");
+        json.writeStringField("log", log.file().toString());
+        json.writeStringField("format", log.format().label());
+        json.writeStringField("status", log.statusSummary());
+        json.writeBooleanField("headline", launched.headline());
+        writeNullableString(json, "libraryLog", launched.libraryLog() == null ? null
+                : launched.libraryLog().file().toString());
+        json.writeNumberField("kernels", launched.kernelCount());
+        json.writeNumberField("matched", launched.match().matched().size());
+        json.writeNumberField("unmatched", launched.match().unmatched().size());
+        json.writeNumberField("librariesLoaded", launched.libraryLog() == null ? 0
+                : launched.libraryLog().libraries().size());
+        json.writeArrayFieldStart("librariesFoundThroughLibraryLog");
+        for (Path path : launched.scannedFromLibraryLog()) {
+            json.writeString(path.toString());
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("libraryLogEntriesNotOnThisMachine");
+        for (Path path : launched.libraryLogNotHere()) {
+            json.writeString(path.toString());
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("matchedKernels");
+        for (MatchedKernel matched : launched.match().matched()) {
+            json.writeStartObject();
+            writeLaunchedKernelFields(result, json, matched.kernel());
+            writeStrings(json, "libraries", matched.libraries());
+            writeStrings(json, "notLoadedIn", matched.notLoadedIn());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeArrayFieldStart("unmatchedLaunchedKernels");
+        for (LaunchedKernel kernel : launched.match().unmatched()) {
+            json.writeStartObject();
+            writeLaunchedKernelFields(result, json, kernel);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    private static void writeLaunchedKernelFields(CheckResult result, JsonGenerator json, LaunchedKernel kernel)
+            throws IOException {
+        json.writeStringField("name", kernel.name());
+        json.writeStringField("displayName", result.displayName(kernel.name()));
+        writeStrings(json, "attributions", kernel.attributions());
+        writeNullableNumber(json, "maxDynamicShared", kernel.maxDynamicShared());
+    }
+
+    private static void writeStrings(JsonGenerator json, String field, java.util.Collection<String> values)
+            throws IOException {
+        json.writeArrayFieldStart(field);
+        for (String value : values) {
+            json.writeString(value);
         }
         json.writeEndArray();
     }

@@ -4,11 +4,15 @@ import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.budget.ByteSize;
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.LaunchedFigures;
+import io.github.cudastackbudget.core.budget.LaunchedImage;
 import io.github.cudastackbudget.core.budget.Reservation;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.engine.KernelRecord;
 import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.launch.LaunchedKernel;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -44,9 +48,22 @@ public final class TextReport {
         }
         out.add("  engine:                      " + result.engine());
         out.add("  devices:                     " + result.devices().size() + " (" + result.deviceOrigin() + ")");
+        LaunchedRun launched = result.launched();
+        if (launched != null) {
+            out.add("  launched kernels:            " + ByteSize.grouped(launched.kernelCount()) + " ("
+                    + launched.match().matched().size() + " matched, " + launched.match().unmatched().size()
+                    + " in no scanned library) from " + launched.log().file());
+            out.add("  launch log status:           " + launched.log().statusSummary() + (launched.headline()
+                    ? " (headline = launched kernels)" : " (incomplete: headline = static worst case)"));
+            if (!launched.scannedFromLibraryLog().isEmpty()) {
+                out.add("  found through library log:   " + launched.scannedFromLibraryLog().stream()
+                        .map(path -> path.getFileName().toString()).collect(Collectors.joining(", ")));
+            }
+        }
         if (result.noKernels()) {
             out.add("");
             out.add("  no CUDA kernels found: reservation is 0 B.");
+            renderUnmatched(result, verbose, out);
             return out;
         }
         for (DeviceResult device : result.devices()) {
@@ -68,7 +85,89 @@ public final class TextReport {
                 }
             }
         }
+        renderUnmatched(result, verbose, out);
         return out;
+    }
+
+    /** Launched kernels found in no scanned library: all with verbose, else the first few. */
+    private static void renderUnmatched(CheckResult result, boolean verbose, List<String> out) {
+        if (result.launched() == null || result.launched().match().unmatched().isEmpty()) {
+            return;
+        }
+        List<LaunchedKernel> unmatched = result.launched().match().unmatched();
+        out.add("");
+        out.add("Launched kernels in no scanned library (" + unmatched.size() + ", frames not counted):");
+        List<LaunchedKernel> shown = verbose ? unmatched : unmatched.subList(0, Math.min(UNMATCHED_SHOWN, unmatched.size()));
+        for (LaunchedKernel kernel : shown) {
+            out.add("  " + result.displayName(kernel.name()) + (kernel.attributions().isEmpty() ? ""
+                    : "  (under " + String.join(", ", kernel.attributions()) + ")"));
+        }
+        if (shown.size() < unmatched.size()) {
+            out.add("  (" + (unmatched.size() - shown.size()) + " more; verbose lists all)");
+        }
+    }
+
+    /** Unmatched launched kernels listed without verbose. */
+    static final int UNMATCHED_SHOWN = 5;
+
+    private static void renderLaunched(CheckResult result, DeviceResult device, List<String> out) {
+        LaunchedFigures launched = device.launched();
+        long threads = device.device().maxResidentThreads();
+        String role = launched.headline() ? "" : " (not judged: the launch log is incomplete)";
+        KernelRecord worst = launched.worst();
+        if (launched.kernels().isEmpty()) {
+            out.add("  launched reservation: 0 B" + role + " (none of the launched kernels runs on this device)");
+        } else if (worst == null || worst.stack() == 0) {
+            out.add("  launched reservation: 0 B" + role + " (" + launched.kernels().size() + " launched kernel(s) run "
+                    + "here, none with a stack frame)");
+        } else {
+            long limit = Reservation.stackLimitFor(worst.stack());
+            out.add("  launched reservation: " + ByteSize.format(launched.reservationBytes()) + " = "
+                    + ByteSize.grouped(threads) + " threads x " + ByteSize.grouped(limit) + " B" + role);
+            out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
+                    + ByteSize.format(launched.incrementBytes()));
+            out.add("      largest launched frame " + ByteSize.grouped(worst.stack()) + " B in " + worst.library() + " ["
+                    + worst.arch().sassLabel() + "]");
+            out.add("      kernel: " + result.displayName(worst));
+            launched.kernels().stream().filter(image -> image.image() == worst).findFirst().ifPresent(image ->
+                    out.add("      shared memory per block: " + ByteSize.grouped(worst.shared()) + " B static + "
+                            + dynamic(image) + " B dynamic = " + ByteSize.grouped(image.sharedPerBlock()) + " B"));
+        }
+        if (!launched.jit().isEmpty()) {
+            out.add("  " + launched.jit().size() + " launched function(s) would JIT from PTX here (frame unknown)");
+        }
+        if (!launched.cannotRun().isEmpty()) {
+            out.add("  " + launched.cannotRun().size() + " launched function(s) have no image for this device");
+        }
+        if (!launched.unknownStack().isEmpty()) {
+            out.add("  " + launched.unknownStack().size() + " launched kernel(s) with UNKNOWN stack (not in the figure)");
+        }
+    }
+
+    private static void renderLaunchedListing(CheckResult result, DeviceResult device, int top, List<String> out) {
+        List<LaunchedImage> kernels = device.launched().kernels();
+        if (kernels.isEmpty()) {
+            out.add("  launched kernels: none runs on this device");
+            return;
+        }
+        out.add("  launched kernels (" + kernels.size() + "; SHARED + DYN = shared memory per block):");
+        List<LaunchedImage> shown = top <= 0 ? kernels : kernels.subList(0, Math.min(top, kernels.size()));
+        for (LaunchedImage image : shown) {
+            KernelRecord record = image.image();
+            out.add(String.format(Locale.ROOT,
+                    "    STACK %8s B  LOCAL %6d B  SHARED %6d B  DYN %6s B  REG %3d  %-8s %s  (%s)", stack(record),
+                    record.local(), record.shared(), dynamic(image), record.registers(), record.arch().sassLabel(),
+                    result.displayName(record), record.library()));
+        }
+        if (shown.size() < kernels.size()) {
+            out.add("    (" + (kernels.size() - shown.size()) + " more launched kernels not shown; set top to 0 to list "
+                    + "all)");
+        }
+    }
+
+    private static String dynamic(LaunchedImage image) {
+        Long dynamic = image.launch().maxDynamicShared();
+        return dynamic == null ? "?" : ByteSize.grouped(dynamic);
     }
 
     private static void renderDevice(CheckResult result, DeviceResult device, int top, boolean verbose, List<String> out) {
@@ -83,6 +182,10 @@ public final class TextReport {
         }
         if (device.skipped()) {
             out.add("  SKIPPED: " + device.skipReason());
+            if (device.launched() != null && !device.launched().jit().isEmpty()) {
+                out.add("  " + device.launched().jit().size() + " launched function(s) would JIT from PTX here (frame "
+                        + "unknown)");
+            }
             return;
         }
         if (device.fellBack()) {
@@ -91,6 +194,9 @@ public final class TextReport {
         }
         out.add("  images run: " + device.imageCounts().entrySet().stream()
                 .map(entry -> entry.getKey() + " (" + entry.getValue() + " functions)").collect(Collectors.joining(", ")));
+        if (device.launched() != null) {
+            renderLaunched(result, device, out);
+        }
         KernelRecord worst = device.worst();
         if (worst == null || worst.stack() == 0) {
             out.add("  worst-case reservation: 0 B (no kernel has a stack frame; the driver's default "
@@ -99,11 +205,12 @@ public final class TextReport {
                     + " is held anyway)");
         } else {
             long limit = Reservation.stackLimitFor(worst.stack());
-            out.add("  worst-case reservation: " + ByteSize.format(device.reservationBytes()) + " = "
+            out.add("  worst-case reservation" + (device.launched() != null ? " (static, every kernel)" : "") + ": "
+                    + ByteSize.format(device.staticReservationBytes()) + " = "
                     + ByteSize.grouped(spec.maxResidentThreads()) + " threads x " + ByteSize.grouped(limit) + " B"
                     + (limit != worst.stack() ? " (frame " + ByteSize.grouped(worst.stack()) + " B rounded up to 16)" : ""));
             out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
-                    + ByteSize.format(device.incrementBytes()));
+                    + ByteSize.format(Reservation.incrementFor(spec.maxResidentThreads(), worst.stack())));
             out.add("      largest stack frame " + ByteSize.grouped(worst.stack()) + " B in " + worst.library() + " ["
                     + worst.arch().sassLabel() + "]");
             out.add("      kernel: " + result.displayName(worst));
@@ -111,7 +218,8 @@ public final class TextReport {
         }
         if (device.budgetBytes() != null) {
             out.add("  budget: " + ByteSize.format(device.budgetBytes()) + " (" + percent(device.reservationBytes(),
-                    device.budgetBytes()) + " used)" + (device.status() == DeviceResult.Status.FAIL ? " EXCEEDED" : ""));
+                    device.budgetBytes()) + " used" + (device.launchedHeadline() ? " by the launched kernels" : "")
+                    + ")" + (device.status() == DeviceResult.Status.FAIL ? " EXCEEDED" : ""));
         } else {
             out.add("  budget: none (set maxReservation to gate this device)");
         }
@@ -152,6 +260,9 @@ public final class TextReport {
             if (!hidden.isEmpty()) {
                 out.add("    (" + hidden.size() + " more kernels with STACK " + stack(hidden.get(hidden.size() - 1))
                         + "-" + stack(hidden.get(0)) + " B not shown; set top to 0 to list all)");
+            }
+            if (device.launched() != null) {
+                renderLaunchedListing(result, device, top, out);
             }
         }
     }

@@ -1,0 +1,227 @@
+package io.github.cudastackbudget.core.launch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads kernel launch logs ({@link LaunchLog} describes the format) and library logs ({@link LibraryLog}).
+ *
+ * <p>Strict but helpful: a malformed data line is skipped with a warning naming the file and line number; an empty log,
+ * a log without a status line, or a status other than {@code ok} gives a warning (the check then keeps the static
+ * figure as the headline); a log that is missing, unreadable, of an unknown kind or of a newer format version is an
+ * error.
+ */
+public final class LaunchLogReader {
+
+    /** The first line of this plugin's kernel launch log. */
+    public static final String LAUNCH_HEADER_PREFIX = "# cuda-stack-budget launch log ";
+    /** The first line of this plugin's library log. */
+    public static final String LIBRARY_HEADER_PREFIX = "# cuda-stack-budget library log ";
+    /** The format version this reader understands. */
+    public static final int VERSION = 1;
+
+    /** Malformed lines reported one by one; the rest are counted in one more warning. */
+    static final int WARNED_LINES = 5;
+
+    private static final Pattern STATUS = Pattern.compile("^#\\s*status:\\s*(.*?)\\s*$");
+    private static final Pattern DIGITS = Pattern.compile("\\d{1,18}");
+
+    private LaunchLogReader() {
+    }
+
+    /**
+     * Reads a kernel launch log.
+     *
+     * @param file      the log
+     * @param parameter how the user names it (for messages), e.g. {@code launchLog}
+     * @throws LaunchLogException the file is missing or unreadable, or not a launch log this version can read
+     */
+    public static LaunchLog readLaunchLog(Path file, String parameter) throws LaunchLogException {
+        List<String> lines = lines(file, parameter, "launch log",
+                "run the tests (or the job) under the prepare-agent goal's injection library first, so that it writes "
+                        + "the log (a build that skips the tests: -DcudaStackBudget.launchLog= checks statically)");
+        List<String> warnings = new ArrayList<>();
+        if (lines.stream().allMatch(String::isBlank)) {
+            warnings.add("launch log " + file + " is empty: the run recorded nothing (did the process end through a "
+                    + "signal or crash before the injection library could write it, or run without it?); the headline "
+                    + "stays the static figure");
+            return new LaunchLog(file, LaunchLog.Format.EMPTY, List.of(), List.of(), 0, warnings);
+        }
+        LaunchLog.Format format = lines.get(0).startsWith("#") ? LaunchLog.Format.AGENT_V1 : LaunchLog.Format.SEED;
+        if (format == LaunchLog.Format.AGENT_V1) {
+            checkHeader(file, lines.get(0), LAUNCH_HEADER_PREFIX, "launch log", parameter);
+        }
+        List<String> statuses = new ArrayList<>();
+        Map<String, LaunchedKernel> kernels = new TreeMap<>();
+        Malformed malformed = new Malformed(file, warnings);
+        int data = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int number = i + 1;
+            if (line.isBlank()) {
+                continue;
+            }
+            if (line.startsWith("#")) {
+                if (format == LaunchLog.Format.SEED) {
+                    malformed.add(number, "a '#' line after data lines of the origin tool's format (no header)");
+                } else if (line.startsWith(LAUNCH_HEADER_PREFIX)) {
+                    checkHeader(file, line, LAUNCH_HEADER_PREFIX, "launch log", parameter);
+                } else {
+                    Matcher status = STATUS.matcher(line);
+                    if (status.matches()) {
+                        statuses.add(status.group(1).isEmpty() ? "(blank status)" : status.group(1));
+                    }
+                }
+                continue;
+            }
+            String[] fields = line.split("\t", -1);
+            if (fields.length < 2 || fields.length > 3) {
+                malformed.add(number, "expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, found "
+                        + fields.length + " tab-separated field" + (fields.length == 1 ? "" : "s"));
+                continue;
+            }
+            String name = fields[0];
+            if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '(' || c == ')')) {
+                malformed.add(number, "the kernel name '" + name + "' is empty or not a mangled name (it holds white "
+                        + "space or parentheses)");
+                continue;
+            }
+            Long dynamic = null;
+            if (fields.length == 3) {
+                String value = fields[2].strip();
+                if (!DIGITS.matcher(value).matches()) {
+                    malformed.add(number, "the dynamic shared memory '" + fields[2] + "' is not a byte count");
+                    continue;
+                }
+                dynamic = Long.parseLong(value);
+            }
+            LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(fields[1])), dynamic);
+            kernels.merge(name, kernel, LaunchedKernel::merge);
+            data++;
+        }
+        malformed.summarize();
+        if (format == LaunchLog.Format.AGENT_V1) {
+            if (statuses.isEmpty()) {
+                warnings.add("launch log " + file + " has no '# status:' line, so it may be cut short (was the "
+                        + "process killed while the injection library wrote it?); the headline stays the static figure");
+            }
+            for (String status : statuses) {
+                if (!LaunchLog.STATUS_OK.equals(status)) {
+                    warnings.add("launch log " + file + " says the run was not recorded completely (status: " + status
+                            + "); the headline stays the static figure");
+                }
+            }
+        }
+        return new LaunchLog(file, format, statuses, List.copyOf(kernels.values()), data, warnings);
+    }
+
+    /**
+     * Reads a library log: one absolute path per line, after an optional header.
+     *
+     * @param file      the log
+     * @param parameter how the user names it, e.g. {@code libraryLog}
+     * @throws LaunchLogException the file is missing or unreadable, or not a library log this version can read
+     */
+    public static LibraryLog readLibraryLog(Path file, String parameter) throws LaunchLogException {
+        List<String> lines = lines(file, parameter, "library log",
+                "the injection library writes it next to the launch log; point " + parameter + " at it or remove the "
+                        + "setting");
+        List<String> warnings = new ArrayList<>();
+        if (!lines.isEmpty() && lines.get(0).startsWith("#")) {
+            checkHeader(file, lines.get(0), LIBRARY_HEADER_PREFIX, "library log", parameter);
+        }
+        java.util.LinkedHashSet<Path> libraries = new java.util.LinkedHashSet<>();
+        Malformed malformed = new Malformed(file, warnings);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            if (!line.startsWith("/") || line.indexOf('\t') >= 0) {
+                malformed.add(i + 1, "expected one absolute path per line, found '" + line + "'");
+                continue;
+            }
+            libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
+        }
+        malformed.summarize();
+        return new LibraryLog(file, List.copyOf(libraries), warnings);
+    }
+
+    private static void checkHeader(Path file, String line, String prefix, String kind, String parameter)
+            throws LaunchLogException {
+        if (!line.startsWith(prefix)) {
+            throw new LaunchLogException(parameter + " " + file + " is not a cuda-stack-budget " + kind + ": it starts "
+                    + "with '" + abbreviate(line) + "' instead of '" + prefix + VERSION + "'; point " + parameter
+                    + " at the file the injection library wrote");
+        }
+        String version = line.substring(prefix.length()).strip();
+        if (!version.equals(Integer.toString(VERSION))) {
+            throw new LaunchLogException(parameter + " " + file + " is a " + kind + " of format version '" + version
+                    + "', but this plugin version reads version " + VERSION + ": use the plugin version whose "
+                    + "prepare-agent goal wrote it");
+        }
+    }
+
+    private static List<String> lines(Path file, String parameter, String kind, String remedy)
+            throws LaunchLogException {
+        if (!Files.exists(file)) {
+            throw new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") does not exist: " + remedy);
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") is not a file: " + remedy);
+        }
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {
+            List<String> lines = new ArrayList<>();
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                lines.add(line);
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") cannot be read: "
+                    + e.getMessage() + "; check its permissions", e);
+        }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 60 ? line : line.substring(0, 57) + "...";
+    }
+
+    /** Collects malformed-line warnings: the first few one by one, the rest counted. */
+    private static final class Malformed {
+        private final Path file;
+        private final List<String> warnings;
+        private int count;
+
+        Malformed(Path file, List<String> warnings) {
+            this.file = file;
+            this.warnings = warnings;
+        }
+
+        void add(int line, String problem) {
+            count++;
+            if (count <= WARNED_LINES) {
+                warnings.add(file + ":" + line + ": malformed line skipped: " + problem);
+            }
+        }
+
+        void summarize() {
+            if (count > WARNED_LINES) {
+                warnings.add(file + ": " + (count - WARNED_LINES) + " more malformed line(s) skipped (" + count
+                        + " in all)");
+            }
+        }
+    }
+}

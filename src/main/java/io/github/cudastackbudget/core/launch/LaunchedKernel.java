@@ -1,0 +1,35 @@
+package io.github.cudastackbudget.core.launch;
+
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * One kernel a recorded run launched, with every log line for its mangled name merged.
+ *
+ * @param name             the mangled kernel name as the driver reported it
+ * @param attributions     the attributions it was launched under (NVTX range or thread name), sorted
+ * @param maxDynamicShared the largest dynamic shared memory per block requested at any of its launches, in bytes;
+ *                         null when the log has no third column (logs of the origin tool's older versions)
+ */
+public record LaunchedKernel(String name, SortedSet<String> attributions, Long maxDynamicShared) {
+
+    public LaunchedKernel {
+        Objects.requireNonNull(name, "name");
+        attributions = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(attributions));
+    }
+
+    /** This kernel merged with another line of the same name: attributions joined, the larger dynamic figure kept. */
+    LaunchedKernel merge(LaunchedKernel other) {
+        TreeSet<String> all = new TreeSet<>(attributions);
+        all.addAll(other.attributions);
+        Long dynamic = maxDynamicShared == null ? other.maxDynamicShared
+                : other.maxDynamicShared == null ? maxDynamicShared : Math.max(maxDynamicShared, other.maxDynamicShared);
+        return new LaunchedKernel(name, all, dynamic);
+    }
+
+    /** The dynamic shared memory to add to a block's static SHARED: 0 when the log does not say. */
+    public long dynamicSharedOrZero() {
+        return maxDynamicShared == null ? 0 : maxDynamicShared;
+    }
+}
