@@ -16,6 +16,9 @@ import java.util.List;
  */
 final class LaunchedHtml {
 
+    /** Readable names longer than this are cut in the launch log's table (the mangled name is on hover). */
+    static final int NAME_WIDTH = 200;
+
     private LaunchedHtml() {
     }
 
@@ -157,7 +160,8 @@ final class LaunchedHtml {
                     .append("<th>Kernel</th><th class=\"num\">Max dynamic shared</th><th>Launched under</th></tr>")
                     .append("</thead>\n<tbody>\n");
             for (UnmatchedLaunch kernel : run.unmatchedKernels()) {
-                out.append("<tr><td class=\"kname\">").append(Html.kernelName(kernel.displayName(), kernel.name()))
+                out.append("<tr><td class=\"kname\">").append(Html.kernelName(SvgBarChart.abbreviate(
+                        kernel.displayName(), NAME_WIDTH), kernel.name()))
                         .append("</td><td class=\"num\"").append(kernel.maxDynamicShared() == null
                                 ? " data-sort=\"-1\"><span class=\"sub\">not logged</span>"
                                 : ">" + Figures.grouped(kernel.maxDynamicShared()))
