@@ -213,7 +213,9 @@ class StandalonePageBrowserTest {
         chromium.screenshot(SCREENSHOTS.resolve("standalone-launched-top.png"), false);
         chromium.screenshot(SCREENSHOTS.resolve("standalone-launched-full.png"), true);
         chromium.screenshotOf("#device-0", SCREENSHOTS.resolve("standalone-launched-device.png"));
+        chromium.screenshotOf("#device-1", SCREENSHOTS.resolve("standalone-launched-device-cannot-run.png"));
         chromium.screenshotOf("#launched", SCREENSHOTS.resolve("standalone-launched-log.png"));
+        chromium.screenshotOf("#libraries", SCREENSHOTS.resolve("standalone-launched-libraries.png"));
         String table = "#device-0 table.launched";
         assertThat(column(table, 0)).hasSize(5);
         // column 5: max dynamic shared memory (bytes, from the recorded log)
