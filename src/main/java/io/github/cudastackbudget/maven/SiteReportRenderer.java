@@ -4,6 +4,10 @@ import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
+import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
+import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
+import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
+import io.github.cudastackbudget.core.report.model.UnmatchedLaunch;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Verdict;
@@ -60,6 +64,9 @@ final class SiteReportRenderer {
                 + "per-thread stack frame (STACK) of a kernel the GPU would run, rounded up to 16 bytes, times the "
                 + "GPU's maximum resident threads. It stays reserved until the process ends.");
         paragraph(summary());
+        if (model.launchedMode()) {
+            paragraph(launchedMode(model.launched()));
+        }
         paragraph(source);
         if (model.noKernels()) {
             paragraph("No CUDA kernels were found in the " + Figures.grouped(model.filesProbed())
@@ -77,6 +84,9 @@ final class SiteReportRenderer {
             device(device);
         }
         sink.section2_();
+        if (model.launchedMode()) {
+            launchLog(model.launched());
+        }
         libraries();
         warnings();
         sink.section1_();
@@ -91,6 +101,18 @@ final class SiteReportRenderer {
                 + " fail, " + skipped + " skipped. " + Figures.grouped(model.functionCount()) + " kernel function(s), "
                 + Figures.grouped(model.recordCount()) + " SASS image record(s) in " + model.libraries().size()
                 + " librar" + (model.libraries().size() == 1 ? "y" : "ies") + ". Engine: " + model.engine() + ".";
+    }
+
+    private static String launchedMode(LaunchedRunReport run) {
+        String kernels = Figures.grouped(run.kernels()) + " kernel(s) the launch log names ("
+                + Figures.grouped(run.matched()) + " found in the scanned libraries, " + Figures.grouped(run.unmatched())
+                + " in none)";
+        return run.headline()
+                ? "Launched mode: the headline reservations and verdicts are those of the " + kernels
+                        + ". The static bound, over every kernel a device could run, is shown next to them."
+                : "Launch log incomplete (status: " + run.status() + "): the headline reservations and verdicts stay "
+                        + "the static bound over every kernel; the reservation of the " + kernels
+                        + " is shown for information.";
     }
 
     private void violations() {
@@ -121,11 +143,23 @@ final class SiteReportRenderer {
     private void devices() {
         section2("Devices");
         sink.table();
-        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
-            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
-            Sink.JUSTIFY_LEFT}, false);
-        headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Over default", "Budget",
-                "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+        if (!model.launchedMode()) {
+            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
+                Sink.JUSTIFY_LEFT}, false);
+        }
+        boolean launched = model.launchedMode();
+        if (launched) {
+            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT,
+                Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+            headerRow("Device", "Verdict", model.launched().headline() ? "Reservation (launched)" : "Reservation",
+                    "Reservation (bytes)", model.launched().headline() ? "Static bound" : "Launched kernels only",
+                    "Over default", "Budget", "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+        } else {
+            headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Over default", "Budget",
+                    "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+        }
         for (DeviceReport device : model.devices()) {
             sink.tableRow();
             sink.tableCell();
@@ -137,10 +171,17 @@ final class SiteReportRenderer {
             if (device.skipped()) {
                 cell("");
                 cell("");
+                if (launched) {
+                    cell("");
+                }
                 cell("");
             } else {
                 cell(Figures.human(device.reservationBytes()));
                 cell(Figures.grouped(device.reservationBytes()));
+                if (launched) {
+                    cell(device.launched() == null ? "" : Figures.bytes(device.launchedHeadline()
+                            ? device.staticReservationBytes() : device.launched().reservationBytes()));
+                }
                 cell(Figures.human(device.incrementBytes()));
             }
             cell(device.budgetBytes() == null ? "none" : Figures.human(device.budgetBytes()));
@@ -207,26 +248,37 @@ final class SiteReportRenderer {
             sink.section3_();
             return;
         }
-        paragraph("Reservation " + Figures.bytes(device.reservationBytes()) + " = "
+        LaunchedDeviceReport launched = device.launched();
+        paragraph((device.launchedHeadline() ? "Launched reservation " : "Reservation ")
+                + Figures.bytes(device.reservationBytes()) + " = "
                 + Figures.grouped(device.maxResidentThreads()) + " threads x " + Figures.grouped(device.stackLimitBytes())
                 + " B" + (device.budgetBytes() == null ? "; no budget (set maxReservation to gate this device)"
                         : "; budget " + Figures.bytes(device.budgetBytes()) + " (" + device.percentOfBudget() + " used)")
                 + ". Images run: " + device.imageCounts().entrySet().stream()
                         .map(e -> e.getKey() + " (" + e.getValue() + " functions)").collect(Collectors.joining(", "))
                 + ".");
-        if (device.worstKernel() != null && device.savingIfWorstShrinksBytes() != null
+        if (launched != null) {
+            launchedFigures(device, launched);
+        }
+        KernelRow staticWorst = launched == null ? device.worstKernel() : launched.staticWorstKernel();
+        if (staticWorst != null && device.savingIfWorstShrinksBytes() != null
                 && device.savingIfWorstShrinksBytes() > 0) {
-            paragraph("If " + device.worstKernel().displayName() + " shrank to the next-largest frame ("
+            paragraph("If " + staticWorst.displayName() + " shrank to the next-largest frame ("
                     + (device.nextWorstKernel() == null ? "0" : Figures.grouped(device.nextWorstKernel().stack()))
-                    + " B), the reservation would be " + Figures.bytes(device.reservationIfWorstShrinksBytes())
+                    + " B), the " + (launched == null ? "reservation" : "static bound") + " would be "
+                    + Figures.bytes(device.reservationIfWorstShrinksBytes())
                     + ", " + Figures.human(device.savingIfWorstShrinksBytes()) + " less.");
+        }
+        if (launched != null) {
+            launchedKernels(launched);
         }
         List<KernelRow> worst = device.worstKernels(top);
         int all = device.kernelsWithFrame().size();
         if (worst.isEmpty()) {
             paragraph("No kernel this device runs has a stack frame.");
         } else {
-            paragraph("Kernels with a stack frame, largest first" + (worst.size() < all
+            paragraph((launched == null ? "Kernels" : "Every kernel this device runs, launched or not (the static "
+                    + "bound),") + " with a stack frame, largest first" + (worst.size() < all
                     ? " (the " + worst.size() + " largest of " + all + "; set top to 0 to list all)" : "") + ":");
             kernelTable(worst);
         }
@@ -243,6 +295,97 @@ final class SiteReportRenderer {
                         + String.join(", ", n.otherArches())).toList());
         figuresSource(device);
         sink.section3_();
+    }
+
+    /** The other figure of a launched-mode device: the static bound (complete log) or the launched one. */
+    private void launchedFigures(DeviceReport device, LaunchedDeviceReport launched) {
+        if (launched.headline()) {
+            KernelRow statically = launched.staticWorstKernel();
+            paragraph("Static bound (every kernel this device runs, launched or not; not judged): "
+                    + Figures.bytes(device.staticReservationBytes()) + (statically == null || statically.stack() == 0
+                            ? "." : "; static worst kernel " + statically.displayName() + " [" + statically.arch()
+                                    + "] in " + statically.library() + ", " + statically.stackLabel() + " B per thread."));
+        } else {
+            KernelRow worst = launched.worstKernel();
+            paragraph("Launched kernels alone (not judged: the launch log is incomplete): "
+                    + Figures.bytes(launched.reservationBytes()) + (worst == null || worst.stack() == 0 ? "."
+                            : "; worst launched kernel " + worst.displayName() + " [" + worst.arch() + "] in "
+                                    + worst.library() + ", " + worst.stackLabel() + " B per thread."));
+        }
+    }
+
+    /** The launched kernels' images on a device, with static and dynamic shared memory. */
+    private void launchedKernels(LaunchedDeviceReport launched) {
+        if (launched.kernels().isEmpty()) {
+            paragraph("Launched kernels: none of them has an image this device runs.");
+        } else {
+            paragraph("Launched kernels (" + launched.kernels().size() + "); shared per block = static SHARED + the "
+                    + "largest dynamic shared memory a launch asked for:");
+            sink.table();
+            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT,
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT},
+                false);
+            headerRow("Kernel", "Library", "Arch", "STACK (B)", "SHARED (B)", "Max dynamic shared (B)",
+                    "Shared per block (B)", "REG", "Launched under");
+            for (LaunchedKernelRow row : launched.kernels()) {
+                KernelRow kernel = row.kernel();
+                sink.tableRow();
+                sink.tableCell();
+                code(kernel.displayName());
+                sink.tableCell_();
+                cell(kernel.library());
+                cell(kernel.arch());
+                cell(kernel.stackLabel());
+                cell(Figures.grouped(kernel.shared()));
+                cell(row.maxDynamicShared() == null ? "not logged" : Figures.grouped(row.maxDynamicShared()));
+                cell(Figures.grouped(row.sharedPerBlock()));
+                cell(Integer.toString(kernel.registers()));
+                cell(String.join(", ", row.attributions()));
+                sink.tableRow_();
+            }
+            sink.tableRows_();
+            sink.table_();
+        }
+        notes("Launched functions this device would JIT-compile from PTX (frame unknown at build time)",
+                launched.jit().stream().map(n -> describe(n) + (n.jitFrom() == null ? "" : ", from " + n.jitFrom()))
+                        .toList());
+        notes("Launched functions that cannot run on this device (no usable SASS or PTX)",
+                launched.cannotRun().stream().map(SiteReportRenderer::describe).toList());
+    }
+
+    /** The launch log: where it came from, the kernels in no scanned library, the libraries found through it. */
+    private void launchLog(LaunchedRunReport run) {
+        section2("Launch log");
+        paragraph("Launch log " + run.log() + (run.format().isEmpty() ? "" : " (" + run.format() + ")") + ", status "
+                + run.status() + (run.headline() ? " (complete: the launched figures are the headline)"
+                        : " (incomplete: the static bound stays the headline)") + ". " + Figures.grouped(run.kernels())
+                + " kernel(s) launched: " + Figures.grouped(run.matched()) + " found in the scanned libraries, "
+                + Figures.grouped(run.unmatched()) + " in none (frames not counted).");
+        paragraph(run.libraryLog() == null ? "No library log."
+                : "Library log " + run.libraryLog() + ": " + Figures.grouped(run.librariesLoaded())
+                        + " librar" + (run.librariesLoaded() == 1 ? "y" : "ies") + " loaded, "
+                        + Figures.grouped(run.notOnThisMachine().size()) + " not on this machine.");
+        notes("Libraries found through the library log (outside the configured file sets, scanned because the run "
+                + "loaded them)", run.foundThroughLibraryLog());
+        if (!run.unmatchedKernels().isEmpty()) {
+            paragraph("Launched kernels in no scanned library (" + run.unmatchedKernels().size() + "; add the "
+                    + "libraries that hold them to the file sets):");
+            sink.table();
+            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT}, false);
+            headerRow("Kernel", "Max dynamic shared (B)", "Launched under");
+            for (UnmatchedLaunch kernel : run.unmatchedKernels()) {
+                sink.tableRow();
+                sink.tableCell();
+                code(kernel.displayName());
+                sink.tableCell_();
+                cell(kernel.maxDynamicShared() == null ? "not logged" : Figures.grouped(kernel.maxDynamicShared()));
+                cell(String.join(", ", kernel.attributions()));
+                sink.tableRow_();
+            }
+            sink.tableRows_();
+            sink.table_();
+        }
+        sink.section2_();
     }
 
     private void figuresSource(DeviceReport device) {
@@ -295,6 +438,9 @@ final class SiteReportRenderer {
             sink.bold();
             sink.text(library.library());
             sink.bold_();
+            if (library.foundThroughLibraryLog()) {
+                sink.text(" (found through the library log)");
+            }
             sink.lineBreak();
             sink.italic();
             sink.text(library.path());

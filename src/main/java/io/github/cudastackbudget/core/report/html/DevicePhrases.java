@@ -31,31 +31,41 @@ final class DevicePhrases {
         return text.toString();
     }
 
-    /** "If that frame shrank to the next-worst (...), the reservation would be ..."; empty without a worst kernel. */
+    /**
+     * "If that frame shrank to the next-worst (...), the reservation would be ..."; empty without a worst kernel. In
+     * launched mode the figures are about the static bound (every kernel the device runs), so the sentence says so.
+     */
     static String whatIf(DeviceReport device) {
         if (device.reservationIfWorstShrinksBytes() == null) {
             return "";
         }
+        boolean launched = device.launched() != null;
         KernelRow next = device.nextWorstKernel();
-        KernelRow worst = device.worstKernel();
-        if (next != null && worst != null && device.stackLimitBytes() == (next.stack() + 15) / 16 * 16) {
-            return "Shrinking it alone would change nothing: " + Html.kernelName(SvgBarChart.abbreviate(
-                    next.displayName(), 90), next.name()) + " in <span class=\"lib\">" + Html.escape(next.library())
+        KernelRow worst = launched ? device.launched().staticWorstKernel() : device.worstKernel();
+        long worstLimit = worst == null ? 0 : (worst.stack() + 15) / 16 * 16;
+        if (next != null && worst != null && worstLimit == (next.stack() + 15) / 16 * 16) {
+            return (launched ? "Static bound: shrinking " + Html.kernelName(SvgBarChart.abbreviate(worst.displayName(),
+                    90), worst.name()) + " alone" : "Shrinking it alone") + " would change nothing: "
+                    + Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())
+                    + " in <span class=\"lib\">" + Html.escape(next.library())
                     + "</span> needs the same " + Figures.grouped(next.stack()) + " B.";
         }
-        StringBuilder text = new StringBuilder("If that frame shrank to ");
+        StringBuilder text = new StringBuilder(launched ? "If the static worst kernel, " + Html.kernelName(
+                SvgBarChart.abbreviate(worst == null ? "" : worst.displayName(), 90), worst == null ? ""
+                        : worst.name()) + ", shrank to " : "If that frame shrank to ");
         if (next == null || next.stack() == 0) {
             text.append("nothing, no kernel would need a stack: ");
         } else {
             text.append("the next-worst, ").append(Figures.grouped(next.stack())).append(" B of ")
                     .append(Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())).append(", ");
         }
-        text.append("the reservation would be ").append(Html.bytes(device.reservationIfWorstShrinksBytes()));
+        text.append(launched ? "the static bound would be " : "the reservation would be ")
+                .append(Html.bytes(device.reservationIfWorstShrinksBytes()));
         Long saving = device.savingIfWorstShrinksBytes();
         if (saving != null && saving > 0) {
             text.append(", ").append(Html.bytes(saving)).append(" less");
         }
-        if (device.budgetBytes() != null) {
+        if (device.budgetBytes() != null && !device.launchedHeadline()) {
             text.append(device.reservationIfWorstShrinksBytes() <= device.budgetBytes() ? " (within budget)"
                     : " (still over budget)");
         }

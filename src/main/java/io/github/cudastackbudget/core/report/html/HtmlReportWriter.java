@@ -76,6 +76,9 @@ public final class HtmlReportWriter {
         for (int i = 0; i < model.devices().size(); i++) {
             page.device(i, model.devices().get(i));
         }
+        if (model.launchedMode()) {
+            LaunchedHtml.section(page.out, model.launched());
+        }
         page.allKernels();
         page.libraries();
         page.warnings();
@@ -121,14 +124,16 @@ public final class HtmlReportWriter {
                 "<title>CUDA Stack Budget: ", model.noKernels() ? "no CUDA kernels"
                         : failing > 0 ? failing + " of " + model.devices().size() + " devices over budget"
                         : "all devices within budget", "</title>\n<style>\n", resource("page.css"),
-                "</style>\n</head>\n<body>\n<header>\n<h1>CUDA Stack Budget</h1>\n");
+                model.launchedMode() ? resource("launched.css") : "", "</style>\n</head>\n<body>\n<header>\n<h1>CUDA Stack Budget</h1>\n");
         add("<p class=\"meta\">", Figures.grouped(model.filesProbed()), " files probed \u00b7 ",
                 Figures.grouped(model.libraries().size()), " CUDA libraries \u00b7 ",
                 Figures.grouped(model.functionCount()), " functions in ", Figures.grouped(model.recordCount()),
                 " kernel records", model.sassArches().isEmpty() ? ""
                         : " \u00b7 SASS " + e(String.join(", ", model.sassArches())),
                 " \u00b7 ", Figures.grouped(model.devices().size()), " devices (", e(model.deviceOrigin()), ")",
-                " \u00b7 engine: ", e(model.engine()), "</p>\n</header>\n<main>\n");
+                " \u00b7 engine: ", e(model.engine()), model.launchedMode() ? " \u00b7 launched mode: "
+                        + Figures.grouped(model.launched().kernels()) + " kernels in the launch log" : "",
+                "</p>\n</header>\n<main>\n");
     }
 
     private long count(Verdict verdict) {
@@ -149,7 +154,8 @@ public final class HtmlReportWriter {
         String tone = fail > 0 ? "fail" : "pass";
         add("<p class=\"verdict ", tone, "\">", String.valueOf(model.devices().size()), " devices: ",
                 String.valueOf(pass), " pass, ", String.valueOf(fail), " fail, ", String.valueOf(skipped),
-                " skipped.</p>\n<ul class=\"glance\">\n");
+                " skipped.</p>\n", model.launchedMode() ? LaunchedHtml.modeNote(model.launched()) : "",
+                "<ul class=\"glance\">\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
             String deviceTone = SvgBarChart.tone(device, NEAR_PERCENT);
@@ -164,12 +170,18 @@ public final class HtmlReportWriter {
             add(DevicePhrases.verdictPhrase(device), "</div>");
             KernelRow worst = device.worstKernel();
             if (worst != null && worst.stack() > 0) {
-                add("<div><span class=\"label\">Worst kernel</span> ",
+                add("<div><span class=\"label\">", device.launchedHeadline() ? "Worst launched" : "Worst kernel",
+                        "</span> ",
                         Html.kernelName(worst.displayName(), worst.name()),
                         " [", e(worst.arch()), "] in <span class=\"lib\">", e(worst.library()), "</span>, ",
-                        Figures.grouped(worst.stack()), " B per thread.</div>",
-                        "<div><span class=\"label\">What if</span> ",
-                        DevicePhrases.whatIf(device), "</div>");
+                        Figures.grouped(worst.stack()), " B per thread.</div>");
+            }
+            if (device.launched() != null) {
+                add(LaunchedHtml.glance(device));
+            }
+            if (worst != null && worst.stack() > 0 || device.launched() != null
+                    && !DevicePhrases.whatIf(device).isEmpty()) {
+                add("<div><span class=\"label\">What if</span> ", DevicePhrases.whatIf(device), "</div>");
             }
             add("</li>\n");
         }
@@ -186,7 +198,12 @@ public final class HtmlReportWriter {
 
     private void deviceTable() {
         add("<section id=\"devices\">\n<h2>Devices</h2>\n<div class=\"scroll\"><table class=\"summary sortable\">\n",
-                "<thead><tr><th>Device</th><th>Verdict</th><th class=\"num\">Reservation</th>",
+                "<thead><tr><th>Device</th><th>Verdict</th><th class=\"num\">",
+                model.launchedMode() && model.launched().headline() ? "Reservation (launched)" : "Reservation",
+                "</th>",
+                !model.launchedMode() ? "" : model.launched().headline()
+                        ? "<th class=\"num\" title=\"every kernel the device runs, launched or not\">Static bound</th>"
+                        : "<th class=\"num\" title=\"the launched kernels alone (incomplete log)\">Launched</th>",
                 "<th class=\"num\">Budget</th><th class=\"num\">Used</th><th class=\"num\">Headroom</th>",
                 "<th class=\"num\" title=\"reservation above what the driver's default 1,024 B per thread already ",
                 "holds\">Over default</th><th>Worst kernel</th><th>Notes</th></tr></thead>\n",
@@ -200,7 +217,8 @@ public final class HtmlReportWriter {
                     device.chosenArch() == null ? e(device.targetArch()) : "runs " + e(device.chosenArch()),
                     "</div></td><td><span class=\"badge ", tone, "\">", DevicePhrases.badge(device), "</span></td>");
             if (device.skipped()) {
-                add("<td class=\"num\" data-sort=\"-1\">\u2013</td>", budgetCell(device),
+                add("<td class=\"num\" data-sort=\"-1\">\u2013</td>",
+                        model.launchedMode() ? LaunchedHtml.otherFigureCell(device) : "", budgetCell(device),
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"num\" data-sort=\"-1\">\u2013</td>",
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"worst\">skipped: ",
                         e(device.skipReason()), "</td><td class=\"notes\">",
@@ -210,7 +228,8 @@ public final class HtmlReportWriter {
             Long headroom = device.headroomBytes();
             KernelRow worst = device.worstKernel();
             add("<td class=\"num\" data-sort=\"", String.valueOf(device.reservationBytes()), "\">",
-                    Html.bytes(device.reservationBytes()), "</td>", budgetCell(device),
+                    Html.bytes(device.reservationBytes()), "</td>",
+                    model.launchedMode() ? LaunchedHtml.otherFigureCell(device) : "", budgetCell(device),
                     "<td class=\"num\" data-sort=\"", percentKey(device), "\">",
                     device.percentOfBudget() == null ? "\u2013" : device.percentOfBudget(), "</td>",
                     "<td class=\"num\" data-sort=\"", headroom == null ? "" : String.valueOf(headroom), "\">",
@@ -272,17 +291,23 @@ public final class HtmlReportWriter {
         } else {
             KernelRow worst = device.worstKernel();
             if (worst == null || worst.stack() == 0) {
-                fact("Reservation", "0 B: no kernel this device runs has a stack frame");
+                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", device.launchedHeadline()
+                        ? "0 B: no launched kernel this device runs has a stack frame"
+                        : "0 B: no kernel this device runs has a stack frame");
             } else {
                 long limit = device.stackLimitBytes();
-                fact("Reservation", Html.bytesExact(device.reservationBytes()) + " = "
+                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", Html.bytesExact(device.reservationBytes()) + " = "
                         + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
                         + " B" + (limit != worst.stack() ? " (frame " + Figures.grouped(worst.stack())
                                 + " B rounded up to 16)" : ""));
                 fact("Over the default", Html.bytesExact(device.incrementBytes())
                         + " more than the driver's default 1,024 B per thread holds");
             }
-            if (device.staticReservationBytes() != device.reservationBytes()) {
+            if (device.launched() != null) {
+                for (String[] fact : LaunchedHtml.facts(device)) {
+                    fact(fact[0], fact[1]);
+                }
+            } else if (device.staticReservationBytes() != device.reservationBytes()) {
                 fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
             }
             fact("Budget", device.budgetBytes() == null ? "none (set maxReservation to gate this device)"
@@ -294,11 +319,15 @@ public final class HtmlReportWriter {
                 fact("Share of memory", device.percentOfMemory() + " of " + Html.bytes(device.memoryBytes()));
             }
             if (worst != null && worst.stack() > 0) {
-                fact("Worst kernel", Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
+                fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
+                        Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
                         + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
                         + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
                         + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
                         + "</div>");
+            }
+            if (worst != null && worst.stack() > 0 || device.launched() != null
+                    && !DevicePhrases.whatIf(device).isEmpty()) {
                 fact("What if", DevicePhrases.whatIf(device));
             }
             fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
@@ -330,8 +359,19 @@ public final class HtmlReportWriter {
         kernelNotes("Functions with an undocumented choice between SASS images (the larger frame is counted)",
                 device.ambiguous().stream().map(n -> note(n, "counted " + n.countedArch() + ", also "
                         + String.join(", ", n.otherArches()))).toList());
+        if (device.launched() != null && !device.skipped()) {
+            LaunchedHtml.kernelTable(out, device);
+        }
+        if (device.launched() != null) {
+            kernelNotes("Launched functions this device would JIT-compile from PTX (frame unknown at build time)",
+                    device.launched().jit().stream().map(n -> note(n, n.jitFrom() == null ? "" : "from "
+                            + n.jitFrom())).toList());
+            kernelNotes("Launched functions that cannot run on this device (neither loadable SASS nor usable PTX)",
+                    device.launched().cannotRun().stream().map(n -> note(n, "")).toList());
+        }
         if (!device.selectedKernels().isEmpty()) {
-            add("<h3>Kernels this device runs</h3>\n");
+            add(device.launched() == null ? "<h3>Kernels this device runs</h3>\n"
+                    : "<h3>Every kernel this device runs, launched or not (the static bound)</h3>\n");
             KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
                     "functions this device runs ("
                     + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
@@ -384,7 +424,9 @@ public final class HtmlReportWriter {
         for (LibraryReport library : model.libraries()) {
             KernelRow worst = library.worstKernel();
             add("<tr><td><span class=\"lib\" title=\"", e(library.path()), "\">", e(library.library()),
-                    "</span><div class=\"sub path\">", e(library.path()), "</div></td><td class=\"num\">",
+                    "</span>", library.foundThroughLibraryLog() ? "<span class=\"tag\" title=\"outside the configured "
+                            + "file sets; the launch's library log named it\">library log</span>" : "",
+                    "<div class=\"sub path\">", e(library.path()), "</div></td><td class=\"num\">",
                     Figures.grouped(library.kernels()), "</td><td class=\"num\">", Figures.grouped(library.records()),
                     "</td><td>", e(String.join(", ", library.sassArches())), "</td><td>",
                     library.ptxArches().isEmpty() ? "\u2013" : e(String.join(", ", library.ptxArches())),

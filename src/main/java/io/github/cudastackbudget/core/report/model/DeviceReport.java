@@ -37,6 +37,7 @@ import java.util.TreeMap;
  * @param cannotRun                      functions with neither loadable SASS nor usable PTX
  * @param ambiguous                      functions with an undocumented choice between images
  * @param violations                     the budgets exceeded on this device
+ * @param launched                       launched-mode figures when the check read a launch log, else null
  */
 public record DeviceReport(String name, String preset, String computeCapability, String targetArch,
         long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
@@ -45,7 +46,7 @@ public record DeviceReport(String name, String preset, String computeCapability,
         KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
         Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
         List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
-        List<ViolationReport> violations) {
+        List<ViolationReport> violations, LaunchedDeviceReport launched) {
 
     public DeviceReport {
         Objects.requireNonNull(name, "name");
@@ -58,6 +59,27 @@ public record DeviceReport(String name, String preset, String computeCapability,
         cannotRun = List.copyOf(cannotRun);
         ambiguous = List.copyOf(ambiguous);
         violations = List.copyOf(violations);
+    }
+
+    /** A device of a report without a launch log. */
+    public DeviceReport(String name, String preset, String computeCapability, String targetArch,
+            long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
+            String skipReason, String chosenArch, boolean fellBack, SortedMap<String, Integer> imageCounts,
+            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
+            KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
+            Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
+            List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
+            List<ViolationReport> violations) {
+        this(name, preset, computeCapability, targetArch, maxResidentThreads, multiProcessorCount, memoryBytes,
+                figuresSource, status, skipReason, chosenArch, fellBack, imageCounts, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstKernel, worstLocalKernel, nextWorstKernel,
+                reservationIfWorstShrinksBytes, selectedKernels, unknownStack, jit, cannotRun, ambiguous, violations,
+                null);
+    }
+
+    /** True when the headline is the launched kernels' figure (launched mode with a complete log). */
+    public boolean launchedHeadline() {
+        return launched != null && launched.headline();
     }
 
     public boolean skipped() {

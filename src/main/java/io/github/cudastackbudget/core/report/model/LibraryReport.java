@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param maxStack    the largest known frame in any image (0 when none)
  * @param worstKernel the image with that frame, or null when no image has a frame
  * @param usedBy      what uses it ({@code groupId:artifactId:version}), empty when not attributed
+ * @param foundThrough how it was found when not through the configured file sets ({@code libraryLog}: the launch's
+ *                     library log named it), else null
  */
 public record LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
-        List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy) {
+        List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
+        String foundThrough) {
 
     public LibraryReport {
         Objects.requireNonNull(path, "path");
@@ -25,5 +28,16 @@ public record LibraryReport(String path, String library, long kernels, long reco
         sassArches = List.copyOf(sassArches);
         ptxArches = List.copyOf(ptxArches);
         usedBy = usedBy == null ? "" : usedBy;
+    }
+
+    /** A library found through the configured file sets. */
+    public LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
+            List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy) {
+        this(path, library, kernels, records, sassArches, ptxArches, maxStack, worstKernel, usedBy, null);
+    }
+
+    /** True when the launch's library log named it and it lies outside the configured file sets. */
+    public boolean foundThroughLibraryLog() {
+        return "libraryLog".equals(foundThrough);
     }
 }

@@ -32,10 +32,11 @@ import java.util.TreeSet;
  * @param kernels       every record read (all arches), ordered by library, name, arch
  * @param violations    every budget exceeded, device by device
  * @param warnings      one line each
+ * @param launched      the launch log the check read (launched mode), else null
  */
 public record ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
         List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
-        List<ViolationReport> violations, List<String> warnings) {
+        List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched) {
 
     /** The only schema version this reader understands. */
     public static final int SCHEMA_VERSION = 1;
@@ -50,6 +51,18 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         kernels = List.copyOf(kernels);
         violations = List.copyOf(violations);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A report without a launch log. */
+    public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
+            List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
+            List<ViolationReport> violations, List<String> warnings) {
+        this(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels, violations, warnings, null);
+    }
+
+    /** True when the check read a launch log. */
+    public boolean launchedMode() {
+        return launched != null;
     }
 
     /**
@@ -157,7 +170,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
             }
             List<String> warnings = list(root, "warnings", JsonNode::asText);
             return new ReportModel(version.intValue(), optionalText(root, "engine"), optionalText(root, "deviceOrigin"),
-                    root.path("filesProbed").asLong(0), libraries, devices, kernels, violations, warnings);
+                    root.path("filesProbed").asLong(0), libraries, devices, kernels, violations, warnings,
+                    launchedRun(root));
         }
 
         private KernelRow kernel(JsonNode node) throws InvalidReportException {
@@ -183,7 +197,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
                     : Path.of(text(node, "path")).getFileName().toString(), number(node, "kernels"),
                     node.path("records").asLong(0), list(node, "arches", JsonNode::asText),
                     node.has("ptxArches") ? list(node, "ptxArches", JsonNode::asText) : List.of(),
-                    node.path("maxStack").asLong(0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"));
+                    node.path("maxStack").asLong(0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
+                    optionalText(node, "foundThrough"));
         }
 
         private FunctionNote note(JsonNode node) throws InvalidReportException {
@@ -224,7 +239,48 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
                     selected, optionalList(node, "unknownStackKernels", this::kernel),
                     optionalList(node, "jitKernels", this::note), optionalList(node, "cannotRunKernels", this::note),
                     optionalList(node, "ambiguousKernels", this::note),
-                    violations.stream().filter(v -> v.device().equals(name)).toList());
+                    violations.stream().filter(v -> v.device().equals(name)).toList(), launchedDevice(node));
+        }
+
+        /** The top-level launched block with the unmatched kernels, or null without a launch log. */
+        private LaunchedRunReport launchedRun(JsonNode root) throws InvalidReportException {
+            JsonNode node = root.get("launched");
+            if (node == null || node.isNull()) {
+                return null;
+            }
+            if (!node.isObject()) {
+                throw invalid("'launched' is not an object");
+            }
+            return new LaunchedRunReport(text(node, "log"), optionalText(node, "format"), optionalText(node, "status"),
+                    node.path("headline").asBoolean(false), optionalText(node, "libraryLog"),
+                    node.path("kernels").asLong(0), node.path("matched").asLong(0), node.path("unmatched").asLong(0),
+                    node.path("librariesLoaded").asLong(0),
+                    optionalList(node, "librariesFoundThroughLibraryLog", JsonNode::asText),
+                    optionalList(node, "libraryLogEntriesNotOnThisMachine", JsonNode::asText),
+                    optionalList(root, "unmatchedLaunchedKernels", this::unmatched));
+        }
+
+        private UnmatchedLaunch unmatched(JsonNode node) throws InvalidReportException {
+            return new UnmatchedLaunch(text(node, "name"), optionalText(node, "displayName"),
+                    optionalList(node, "attributions", JsonNode::asText), optionalNumber(node, "maxDynamicShared"));
+        }
+
+        /** A device's launched-mode figures, or null when the device has none (no launch log). */
+        private LaunchedDeviceReport launchedDevice(JsonNode node) throws InvalidReportException {
+            if (!node.has("launchedReservationBytes")) {
+                return null;
+            }
+            return new LaunchedDeviceReport(node.path("launchedHeadline").asBoolean(false),
+                    number(node, "launchedReservationBytes"), node.path("launchedIncrementBytes").asLong(0),
+                    kernelOrNull(node, "launchedWorstKernel"), kernelOrNull(node, "staticWorstKernel"),
+                    optionalList(node, "launchedKernels", this::launchedKernel),
+                    optionalList(node, "launchedJitKernels", this::note),
+                    optionalList(node, "launchedCannotRunKernels", this::note));
+        }
+
+        private LaunchedKernelRow launchedKernel(JsonNode node) throws InvalidReportException {
+            return new LaunchedKernelRow(kernel(node), optionalNumber(node, "maxDynamicShared"),
+                    number(node, "sharedPerBlock"), optionalList(node, "attributions", JsonNode::asText));
         }
 
         private interface Conversion<T> {

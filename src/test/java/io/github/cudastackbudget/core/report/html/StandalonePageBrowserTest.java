@@ -201,4 +201,32 @@ class StandalonePageBrowserTest {
         chromium.screenshotOf("#kernels", SCREENSHOTS.resolve("standalone-130k-filtered.png"));
         assertPageStayedOffline(page.toUri().toString());
     }
+
+    /**
+     * The launched-mode page of the REAL launch logs recorded on the H200 ({@link LaunchedSamples}): offline, the
+     * launched-kernels table sorts by dynamic shared memory, screenshots of the glance, a device and the launch log.
+     */
+    @Test
+    void launchedPageRendersOfflineAndItsLaunchedKernelsSort() throws Exception {
+        Path page = LaunchedSamples.probeAndTorch(tmp.resolve("launched")).reports().get(2);
+        loadCleanly(page);
+        chromium.screenshot(SCREENSHOTS.resolve("standalone-launched-top.png"), false);
+        chromium.screenshot(SCREENSHOTS.resolve("standalone-launched-full.png"), true);
+        chromium.screenshotOf("#device-0", SCREENSHOTS.resolve("standalone-launched-device.png"));
+        chromium.screenshotOf("#device-1", SCREENSHOTS.resolve("standalone-launched-device-cannot-run.png"));
+        chromium.screenshotOf("#launched", SCREENSHOTS.resolve("standalone-launched-log.png"));
+        chromium.screenshotOf("#libraries", SCREENSHOTS.resolve("standalone-launched-libraries.png"));
+        String table = "#device-0 table.launched";
+        assertThat(column(table, 0)).hasSize(5);
+        // column 5: max dynamic shared memory (bytes, from the recorded log)
+        chromium.click(table + " th:nth-child(6) button");
+        List<String> dynamic = column(table, 5);
+        assertThat(dynamic.stream().map(StandalonePageBrowserTest::number).toList()).isSorted()
+                .containsExactly(0L, 1_024L, 2_048L, 2_304L, 8_192L);
+        chromium.click(table + " th:nth-child(6) button");
+        assertThat(column(table, 5).get(0)).isEqualTo("8,192");
+        assertThat(column(table, 0).get(0)).isEqualTo("void frameKernel<4096>(int*, int)");
+        assertThat(column(table, 6).get(0)).isEqualTo("9,216");
+        assertPageStayedOffline(page.toUri().toString());
+    }
 }

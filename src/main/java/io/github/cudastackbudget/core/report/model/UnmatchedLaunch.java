@@ -1,0 +1,21 @@
+package io.github.cudastackbudget.core.report.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A kernel the launch log names that no scanned library holds (its frame is not counted).
+ *
+ * @param name             the mangled name
+ * @param displayName      the readable name
+ * @param attributions     the NVTX ranges or thread names it was launched under, sorted
+ * @param maxDynamicShared the largest dynamic shared memory requested, or null when the log does not say
+ */
+public record UnmatchedLaunch(String name, String displayName, List<String> attributions, Long maxDynamicShared) {
+
+    public UnmatchedLaunch {
+        Objects.requireNonNull(name, "name");
+        displayName = displayName == null ? name : displayName;
+        attributions = List.copyOf(attributions);
+    }
+}
