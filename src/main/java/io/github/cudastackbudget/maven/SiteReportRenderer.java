@@ -143,22 +143,20 @@ final class SiteReportRenderer {
     private void devices() {
         section2("Devices");
         sink.table();
-        if (!model.launchedMode()) {
-            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
-                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
-                Sink.JUSTIFY_LEFT}, false);
-        }
+        // eight columns (nine with a launch log): exact bytes and the arch that runs share cells, so the table fits
+        // a 1,280-px page in the default skin
         boolean launched = model.launchedMode();
         if (launched) {
             sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
-                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT,
-                Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
             headerRow("Device", "Verdict", model.launched().headline() ? "Reservation (launched)" : "Reservation",
-                    "Reservation (bytes)", model.launched().headline() ? "Static bound" : "Launched kernels only",
-                    "Over default", "Budget", "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+                    model.launched().headline() ? "Static bound" : "Launched kernels only", "Over default", "Budget",
+                    "Share of budget", "Worst kernel", "Notes");
         } else {
-            headerRow("Device", "Verdict", "Reservation", "Reservation (bytes)", "Over default", "Budget",
-                    "Share of budget", "Chosen arch", "Worst kernel", "Notes");
+            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+            headerRow("Device", "Verdict", "Reservation", "Over default", "Budget", "Share of budget", "Worst kernel",
+                    "Notes");
         }
         for (DeviceReport device : model.devices()) {
             sink.tableRow();
@@ -166,18 +164,24 @@ final class SiteReportRenderer {
             sink.text(device.name());
             sink.lineBreak();
             sink.text(device.targetArch() + ", " + Figures.grouped(device.maxResidentThreads()) + " threads");
+            if (device.chosenArch() != null && !device.skipped()) {
+                sink.lineBreak();
+                sink.text("runs " + device.chosenArch());
+            }
             sink.tableCell_();
             verdictCell(device.status());
             if (device.skipped()) {
-                cell("");
                 cell("");
                 if (launched) {
                     cell("");
                 }
                 cell("");
             } else {
-                cell(Figures.human(device.reservationBytes()));
-                cell(Figures.grouped(device.reservationBytes()));
+                sink.tableCell();
+                sink.text(Figures.human(device.reservationBytes()));
+                sink.lineBreak();
+                sink.text(Figures.grouped(device.reservationBytes()) + " B");
+                sink.tableCell_();
                 if (launched) {
                     cell(device.launched() == null ? "" : Figures.bytes(device.launchedHeadline()
                             ? device.staticReservationBytes() : device.launched().reservationBytes()));
@@ -186,7 +190,6 @@ final class SiteReportRenderer {
             }
             cell(device.budgetBytes() == null ? "none" : Figures.human(device.budgetBytes()));
             cell(device.budgetBytes() == null || device.skipped() ? "" : device.percentOfBudget());
-            cell(device.chosenArch() == null ? "" : device.chosenArch());
             sink.tableCell();
             KernelRow worst = device.worstKernel();
             if (worst != null && !device.skipped()) {

@@ -86,7 +86,7 @@ class SiteReportRendererTest {
         for (DeviceReport device : nccl.devices()) {
             Matcher row = Pattern.compile("(?s)<tr[^>]*>\\s*<td[^>]*>" + Pattern.quote(device.name()) + "<br\\s*/?>"
                     + Pattern.quote(device.targetArch() + ", " + String.format(Locale.ROOT, "%,d",
-                            device.maxResidentThreads()) + " threads") + "</td>(.*?)</tr>").matcher(text);
+                            device.maxResidentThreads()) + " threads") + "(.*?)</tr>").matcher(text);
             assertThat(row.find()).as("row of %s", device.name()).isTrue();
             String cells = row.group(1);
             assertThat(cells).contains(device.status() == Verdict.FAIL ? "<b>FAIL</b>" : device.status().name());
@@ -94,8 +94,8 @@ class SiteReportRendererTest {
                 assertThat(cells).contains("skipped: " + device.skipReason());
                 continue;
             }
-            assertThat(cells).contains(">" + String.format(Locale.ROOT, "%,d", device.reservationBytes()) + "<",
-                    ">256.00 MiB<", ">" + device.chosenArch() + "<",
+            assertThat(cells).contains(String.format(Locale.ROOT, "%,d", device.reservationBytes()) + " B<",
+                    ">256.00 MiB<", "runs " + device.chosenArch() + "</td>",
                     "<code>" + device.worstKernel().displayName() + "</code>", device.worstKernel().arch()
                             + ", libnccl.so.2, " + device.worstKernel().stackLabel() + " B per thread");
         }
