@@ -21,9 +21,9 @@ def report = It.readReport(basedir)   // the scan wrote the JSON where check wou
  ['rtx-5090', 170 * 1536, 'sm_120', 'PASS']].each { name, threads, arch, verdict ->
     long reservation = (threads as long) * It.roundup16(It.worst(rec, arch).value)
     assert It.device(report, name).reservationBytes == reservation
-    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads<\/td>(.*?)<\/tr>/
+    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads(.*?)<\/tr>/
     assert row.find() : "no row for ${name}"
-    assert row.group(1).contains(verdict) && row.group(1).contains(String.format(Locale.ROOT, '>%,d<', reservation))
+    assert row.group(1).contains(verdict) && row.group(1).contains(String.format(Locale.ROOT, '%,d B<', reservation))
 }
 assert report.devices.size() == 3
 return true

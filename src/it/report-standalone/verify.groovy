@@ -22,9 +22,9 @@ def rec = It.parseResourceUsage(It.recording(basedir, 'libstackdemo.so'))
     long reservation = (threads as long) * It.roundup16(It.worst(rec, arch).value)
     assert It.device(report, name).reservationBytes == reservation
     assert It.device(report, name).status == 'fail'
-    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads<\/td>(.*?)<\/tr>/
+    def row = page =~ /(?s)<tr[^>]*>\s*<td[^>]*>${name}<br\s*\/?>sm_\d+, ${String.format(Locale.ROOT, '%,d', threads as long)} threads(.*?)<\/tr>/
     assert row.find() : "no row for ${name}"
-    assert row.group(1).contains('<b>FAIL</b>') && row.group(1).contains(String.format(Locale.ROOT, '>%,d<', reservation))
+    assert row.group(1).contains('<b>FAIL</b>') && row.group(1).contains(String.format(Locale.ROOT, '%,d B<', reservation))
 }
 assert page.contains("Figures from the report goal's own scan")
 assert page.contains('<code>demo::stageTiles(float const*, float*, int, int)</code>')
