@@ -142,7 +142,7 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
 
         @Override
         public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog watchdog) {
-            // isWatching() is false once the executor saw the tool end (stop()), alive() covers the same moment
+            // a tool that ended by itself before this point (stop() clears isWatching()) finished in time
             if (process != null && isWatching() && process.isAlive()) {
                 timedOut = true;
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
