@@ -23,7 +23,8 @@ import org.apache.commons.exec.PumpStreamHandler;
  *
  * @param exitCode the tool's exit status (-1 when it could not start)
  * @param stderr   the first 64 KiB of its standard error
- * @param timedOut true when the watchdog killed it
+ * @param timedOut true when it was still running at the timeout (it was then killed; whatever exit status or output
+ *                 it ended with is incomplete)
  * @param failure  why it could not start or be read, else null
  */
 public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException failure) {
@@ -36,10 +37,21 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
      *
      * @param stdin  bytes for standard input, or null for none
      * @param stdout receives each line of standard output, in order, on a pump thread; a RuntimeException it throws
-     *               stops the consumption and is rethrown here after the tool ends
+     *               stops the consumption and is rethrown here after the tool ends, unless the tool timed out (its
+     *               output is then incomplete: the timeout is the verdict, and the line cut by the kill is not passed on)
      */
     public static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
             Consumer<String> stdout) {
+        return run(executable, arguments, stdin, timeout, stdout, tool -> { });
+    }
+
+    /**
+     * {@link #run(Path, List, byte[], Duration, Consumer)} with a hook that the watchdog calls at the timeout after it
+     * has killed the tool's descendants and before it stops the tool itself (tests use it to let a wrapper script
+     * react to its child's death first, which a loaded machine does at random).
+     */
+    static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
+            Consumer<String> stdout, Consumer<Process> afterDescendantsKilled) {
         CommandLine command = new CommandLine(executable.toFile());
         arguments.forEach(argument -> command.addArgument(argument, false));
         RuntimeException[] consumerFailure = new RuntimeException[1];
@@ -57,7 +69,7 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
             }
         };
         BoundedBuffer stderr = new BoundedBuffer(MAX_STDERR);
-        TreeKillingWatchdog watchdog = new TreeKillingWatchdog(timeout);
+        TreeKillingWatchdog watchdog = new TreeKillingWatchdog(timeout, afterDescendantsKilled);
         DefaultExecutor executor = DefaultExecutor.builder().get();
         PumpStreamHandler streams = stdin == null ? new PumpStreamHandler(lines, stderr)
                 : new PumpStreamHandler(lines, stderr, new ByteArrayInputStream(stdin));
@@ -76,15 +88,19 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
             exitCode = -1;
             failure = e;
         }
-        try {
-            lines.close();
-        } catch (IOException ignored) {
-            // closing flushes the last unterminated line into the consumer; nothing else can fail here
+        boolean timedOut = watchdog.timedOut();
+        if (!timedOut) {
+            try {
+                lines.close();
+            } catch (IOException ignored) {
+                // closing flushes the last unterminated line into the consumer; nothing else can fail here
+            }
+            if (consumerFailure[0] != null) {
+                throw consumerFailure[0];
+            }
         }
-        if (consumerFailure[0] != null) {
-            throw consumerFailure[0];
-        }
-        return new ToolRun(exitCode, stderr.text(), watchdog.killedProcess(), failure);
+        // the watchdog's own verdict, not killedProcess(): see TreeKillingWatchdog
+        return new ToolRun(exitCode, stderr.text(), timedOut, failure);
     }
 
     /** {@code ": first line of stderr"}, or empty when it printed nothing. */
@@ -100,13 +116,22 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
     /**
      * A watchdog that, on timeout, kills the tool's descendants before the tool itself: a wrapper script's hung child
      * would otherwise keep the output pipes open and the build waiting.
+     *
+     * <p>It decides "timed out" itself, before it kills anything: the tool was still running at the deadline, so its
+     * output is incomplete whatever it does next. {@link ExecuteWatchdog#killedProcess()} cannot be used: it is set
+     * only when the tool is still alive <em>after</em> the descendants were killed, and a wrapper whose child just died
+     * may by then have printed its last line and exited 0 on its own (on a loaded machine it often has), which made a
+     * timeout look like a normal run with little output.
      */
     private static final class TreeKillingWatchdog extends ExecuteWatchdog {
+        private final Consumer<Process> afterDescendantsKilled;
         private Process process;
+        private boolean timedOut;
 
         @SuppressWarnings("deprecation") // the builder cannot make a subclass; the millisecond constructor is the same
-        TreeKillingWatchdog(Duration timeout) {
+        TreeKillingWatchdog(Duration timeout, Consumer<Process> afterDescendantsKilled) {
             super(timeout.toMillis());
+            this.afterDescendantsKilled = afterDescendantsKilled;
         }
 
         @Override
@@ -117,10 +142,21 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
 
         @Override
         public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog watchdog) {
-            if (process != null) {
+            // a tool that ended by itself before this point (stop() clears isWatching()) finished in time
+            if (process != null && isWatching() && process.isAlive()) {
+                timedOut = true;
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
+                afterDescendantsKilled.accept(process);
             }
             super.timeoutOccured(watchdog);
+        }
+
+        /**
+         * Whether the tool was still running when the timeout fired. Read after the executor returned: the executor
+         * calls the synchronized {@link #stop()} after the tool ended, so a timeout being handled has finished by then.
+         */
+        synchronized boolean timedOut() {
+            return timedOut || killedProcess();
         }
     }
 

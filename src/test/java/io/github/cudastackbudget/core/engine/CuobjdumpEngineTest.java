@@ -172,12 +172,17 @@ class CuobjdumpEngineTest {
         /**
          * A tool that hangs is stopped at the timeout with a message naming the file: one that hangs itself, one that
          * printed part of its output first, and (regression: the timeout once killed only the wrapper, and the build
-         * waited for the hung child) a wrapper script, as conda or module systems install, whose real tool hangs.
+         * waited for the hung child) a wrapper script, as conda or module systems install, whose real tool hangs
+         * (regression: on a loaded machine the wrapper printed "done" and exited 0 before the watchdog looked at it, and
+         * the run was reported as "no device code"; ToolRunTest forces that order), and (regression: the line cut by
+         * the kill was parsed and reported as unreadable output) one killed in the middle of a usage line.
          */
         @ParameterizedTest(name = "{0}")
         @ValueSource(strings = {"exec sleep 30",
                 "printf '\\nFatbin elf code:\\n================\\narch = sm_90\\n'\nexec sleep 30",
-                "sleep 25\necho done"})
+                "sleep 25\necho done",
+                "printf '\\nFatbin elf code:\\n================\\narch = sm_90\\ncode version = [1,8]\\n\\nResource usage:\\n"
+                        + " Function _Z3badPi:\\n  REG:8 STA'\nexec sleep 30"})
         @Timeout(value = 40, unit = TimeUnit.SECONDS)
         void hangingToolIsStoppedAtTheTimeout(String script) throws Exception {
             Path cuobjdump = tool(script);
