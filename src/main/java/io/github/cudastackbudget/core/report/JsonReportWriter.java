@@ -266,19 +266,7 @@ public final class JsonReportWriter {
         for (LaunchedImage image : launched.kernels()) {
             KernelRecord record = image.image();
             json.writeStartObject();
-            json.writeStringField("name", record.name());
-            json.writeStringField("displayName", result.displayName(record));
-            json.writeStringField("library", record.library());
-            json.writeStringField("arch", record.arch().sassLabel());
-            json.writeNumberField("registers", record.registers());
-            if (record.stackUnknown()) {
-                json.writeNullField("stack");
-                json.writeBooleanField("stackUnknown", true);
-            } else {
-                json.writeNumberField("stack", record.stack());
-            }
-            json.writeNumberField("local", record.local());
-            json.writeNumberField("shared", record.shared());
+            writeKernelFields(result, json, record);
             writeNullableNumber(json, "maxDynamicShared", image.launch().maxDynamicShared());
             json.writeNumberField("sharedPerBlock", image.sharedPerBlock());
             writeStrings(json, "attributions", image.launch().attributions());
@@ -360,6 +348,13 @@ public final class JsonReportWriter {
 
     private static void writeKernel(CheckResult result, JsonGenerator json, KernelRecord record) throws IOException {
         json.writeStartObject();
+        writeKernelFields(result, json, record);
+        json.writeEndObject();
+    }
+
+    /** The fields of one kernel record (interface.md's kernel object), inside an object the caller opened. */
+    private static void writeKernelFields(CheckResult result, JsonGenerator json, KernelRecord record)
+            throws IOException {
         json.writeStringField("name", record.name());
         json.writeStringField("displayName", result.displayName(record));
         json.writeStringField("library", record.library());
@@ -373,7 +368,6 @@ public final class JsonReportWriter {
         }
         json.writeNumberField("shared", record.shared());
         json.writeNumberField("local", record.local());
-        json.writeEndObject();
     }
 
     private static void writeNullableString(JsonGenerator json, String field, String value) throws IOException {
