@@ -101,6 +101,37 @@ class JarScanCheckTest {
     }
 
     @Test
+    void aJarEntryWithTheBytesOfAScannedFileIsScannedOnceAsTheFile() throws Exception {
+        Path classes = Files.createDirectories(tmp.resolve("target/classes/native"));
+        Files.copy(RecordedCuobjdump.testCuda("libframes.so"), classes.resolve("libframes.so"));
+        Path jar = jar("app-1.0.jar", new java.util.TreeMap<>(Map.of(
+                "native/libframes.so", RecordedCuobjdump.testCuda("libframes.so"),
+                "native/libmixedptx.so", RecordedCuobjdump.testCuda("libmixedptx.so"))), true);
+        List<String> lines = new ArrayList<>();
+        CheckListener listener = new CheckListener() {
+            @Override
+            public void info(String line) {
+                lines.add(line);
+            }
+
+            @Override
+            public void warn(String line) {
+                lines.add("WARN " + line);
+            }
+        };
+
+        CheckRunner.Outcome outcome = CheckRunner.run(options(
+                List.of(new FileSetSpec(tmp.resolve("target"), FileSetSpec.DEFAULT_INCLUDES, List.of())),
+                new JarScanOptions(List.of(new JarInput(jar, "com.example:app:1.0")), List.of(), List.of()), "native"),
+                listener);
+
+        assertThat(outcome.result().scans()).extracting(scan -> scan.libraries().get(0))
+                .containsExactly("libframes.so", "app-1.0.jar!/native/libmixedptx.so");
+        assertThat(lines).contains("  app-1.0.jar!/native/libframes.so: the same bytes as "
+                + classes.resolve("libframes.so").toAbsolutePath().normalize() + ", which is scanned as a file");
+    }
+
+    @Test
     void aJarWithoutDeviceCodeIsNothingToCheck() throws Exception {
         Path jar = jar("plain.jar", Map.of("lib/libhostonly.so", RecordedCuobjdump.testCuda("libhostonly.so")), false);
 
