@@ -13,9 +13,11 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
 
 /**
  * One candidate native library inside a JAR, read in place: a stored entry is memory-mapped from the JAR, a
- * compressed one is inflated into memory. Nothing is extracted to disk.
+ * compressed one is inflated into memory. Nothing is extracted to disk. An entry of a JAR nested in the JAR (Spring
+ * Boot's {@code BOOT-INF/lib/*.jar}, a WAR's {@code WEB-INF/lib/*.jar}) is read from the nested JAR's bytes.
  *
- * @param jar        the archive
+ * @param jar        the archive on disk
+ * @param container  the nested JAR entry this entry lives in, or null for an entry of {@code jar} itself
  * @param entryName  the entry's path inside it ({@code native/linux-x86_64/libx.so})
  * @param size       the entry's uncompressed size in bytes
  * @param stored     true when the entry is stored without compression (it can then be mapped)
@@ -23,8 +25,8 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
  * @param crc        the entry's CRC-32 from the JAR's directory
  * @param usedBy     who ships the JAR
  */
-public record JarEntryLibrary(Path jar, String entryName, long size, boolean stored, long dataOffset, long crc,
-        String usedBy) {
+public record JarEntryLibrary(Path jar, JarEntryLibrary container, String entryName, long size, boolean stored,
+        long dataOffset, long crc, String usedBy) {
 
     /** Entries larger than this cannot be held in one buffer. */
     static final long MAX_ENTRY_BYTES = Integer.MAX_VALUE - 8L;
@@ -55,14 +57,17 @@ public record JarEntryLibrary(Path jar, String entryName, long size, boolean sto
         return checksum.getValue() == crc;
     }
 
-    /** The label reports use: {@code app.jar!/native/libx.so} (interface.md). */
+    /**
+     * The label reports use: {@code app.jar!/native/libx.so} (interface.md), {@code app.jar!/BOOT-INF/lib/dep.jar!/
+     * native/libx.so} inside a nested JAR.
+     */
     public String label() {
-        return jar.getFileName() + "!/" + entryName;
+        return (container == null ? jar.getFileName().toString() : container.label()) + "!/" + entryName;
     }
 
     /** Where the bytes come from, for messages: the JAR's path, then the entry. */
     public String location() {
-        return jar + "!/" + entryName;
+        return (container == null ? jar.toString() : container.location()) + "!/" + entryName;
     }
 
     /**
@@ -75,6 +80,19 @@ public record JarEntryLibrary(Path jar, String entryName, long size, boolean sto
             throw new IOException(location() + " is " + size + " bytes, more than one buffer holds: unpack it and name "
                     + "the file in <libraryFiles>");
         }
+        if (container != null) {
+            ByteBuffer outer = container.read();
+            if (stored) {
+                if (dataOffset < 0 || dataOffset + size > outer.limit()) {
+                    throw new IOException(location() + ": entry data lies beyond the end of its JAR (truncated?)");
+                }
+                return outer.duplicate().position((int) dataOffset).limit((int) (dataOffset + size)).slice()
+                        .order(ByteOrder.LITTLE_ENDIAN);
+            }
+            try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new ByteBufferChannel(outer)).get()) {
+                return inflate(zip);
+            }
+        }
         if (stored) {
             try (FileChannel channel = FileChannel.open(jar, StandardOpenOption.READ)) {
                 if (dataOffset < 0 || dataOffset + size > channel.size()) {
@@ -84,21 +102,26 @@ public record JarEntryLibrary(Path jar, String entryName, long size, boolean sto
             }
         }
         try (ZipFile zip = ZipFile.builder().setPath(jar).get()) {
-            ZipArchiveEntry entry = zip.getEntry(entryName);
-            if (entry == null) {
-                throw new IOException(location() + ": the entry disappeared from the JAR while it was scanned");
-            }
-            byte[] bytes;
-            try (InputStream in = zip.getInputStream(entry)) {
-                bytes = in.readNBytes((int) size);
-                if (in.read() != -1) {
-                    throw new IOException(location() + ": the entry holds more bytes than its declared size " + size);
-                }
-            }
-            if (bytes.length != size) {
-                throw new IOException(location() + ": read " + bytes.length + " of " + size + " bytes (truncated JAR?)");
-            }
-            return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            return inflate(zip);
         }
+    }
+
+    /** Inflates this entry from an open ZIP (the JAR, or the nested JAR), checking its declared size. */
+    private ByteBuffer inflate(ZipFile zip) throws IOException {
+        ZipArchiveEntry entry = zip.getEntry(entryName);
+        if (entry == null) {
+            throw new IOException(location() + ": the entry disappeared from the JAR while it was scanned");
+        }
+        byte[] bytes;
+        try (InputStream in = zip.getInputStream(entry)) {
+            bytes = in.readNBytes((int) size);
+            if (in.read() != -1) {
+                throw new IOException(location() + ": the entry holds more bytes than its declared size " + size);
+            }
+        }
+        if (bytes.length != size) {
+            throw new IOException(location() + ": read " + bytes.length + " of " + size + " bytes (truncated JAR?)");
+        }
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 }

@@ -2,6 +2,7 @@ package io.github.cudastackbudget.core.scan;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -34,32 +35,64 @@ public final class JarLibraryFinder {
         }
         List<String> patterns = includes.isEmpty() ? FileSetSpec.DEFAULT_INCLUDES : includes;
         List<JarEntryLibrary> found = new ArrayList<>();
+        Path jar = input.jar().toAbsolutePath().normalize();
         try (ZipFile zip = ZipFile.builder().setPath(input.jar()).get()) {
-            Enumeration<ZipArchiveEntry> entries = zip.getEntries();
-            while (entries.hasMoreElements()) {
-                ZipArchiveEntry entry = entries.nextElement();
-                if (entry.isDirectory() || entry.isUnixSymlink()) {
-                    continue;
+            List<JarEntryLibrary> nestedJars = collect(zip, jar, null, patterns, excludes, input.usedBy(), found);
+            for (JarEntryLibrary nested : nestedJars) {
+                try (ZipFile inner = ZipFile.builder().setSeekableByteChannel(new ByteBufferChannel(nested.read()))
+                        .get()) {
+                    collect(inner, jar, nested, patterns, excludes, input.usedBy(), found);
+                } catch (IOException e) {
+                    throw new LibraryDiscovery.DiscoveryException("JAR '" + nested.location() + "' (nested) cannot be "
+                            + "read as a ZIP archive (" + e.getMessage() + "): check that the outer JAR is complete");
                 }
-                String name = entry.getName();
-                if (!matchesAny(patterns, name) || matchesAny(excludes, name)) {
-                    continue;
-                }
-                if (!zip.canReadEntryData(entry)) {
-                    throw new LibraryDiscovery.DiscoveryException("JAR '" + input.jar() + "' entry '" + name
-                            + "' uses a compression method or encryption that cannot be read (method "
-                            + entry.getMethod() + "): repackage it with plain DEFLATE or STORED");
-                }
-                boolean stored = entry.getMethod() == ZipArchiveEntry.STORED;
-                found.add(new JarEntryLibrary(input.jar().toAbsolutePath().normalize(), name, entry.getSize(), stored,
-                        stored ? entry.getDataOffset() : -1, entry.getCrc(), input.usedBy()));
             }
         } catch (IOException e) {
             throw new LibraryDiscovery.DiscoveryException("JAR '" + input.jar() + "' cannot be read as a ZIP archive ("
                     + e.getMessage() + "): check that the file is a complete JAR");
         }
-        found.sort((a, b) -> a.entryName().compareTo(b.entryName()));
+        found.sort((a, b) -> a.label().compareTo(b.label()));
         return found;
+    }
+
+    /**
+     * Adds the library entries of one ZIP to {@code found}.
+     *
+     * @param container the nested JAR entry the ZIP is, or null for the JAR on disk
+     * @return the nested JARs of the JAR on disk (e.g. {@code BOOT-INF/lib/*.jar}); none for a nested JAR (one level)
+     */
+    private static List<JarEntryLibrary> collect(ZipFile zip, Path jar, JarEntryLibrary container,
+            List<String> patterns, List<String> excludes, String usedBy, List<JarEntryLibrary> found)
+            throws LibraryDiscovery.DiscoveryException {
+        List<JarEntryLibrary> nestedJars = new ArrayList<>();
+        Enumeration<ZipArchiveEntry> entries = zip.getEntries();
+        while (entries.hasMoreElements()) {
+            ZipArchiveEntry entry = entries.nextElement();
+            if (entry.isDirectory() || entry.isUnixSymlink()) {
+                continue;
+            }
+            String name = entry.getName();
+            boolean library = matchesAny(patterns, name) && !matchesAny(excludes, name);
+            boolean nestedJar = container == null && name.toLowerCase(java.util.Locale.ROOT).endsWith(".jar");
+            if (!library && !nestedJar) {
+                continue;
+            }
+            String where = container == null ? jar + "!/" + name : container.location() + "!/" + name;
+            if (!zip.canReadEntryData(entry)) {
+                throw new LibraryDiscovery.DiscoveryException("JAR entry '" + where + "' uses a compression method "
+                        + "or encryption that cannot be read (method " + entry.getMethod() + "): repackage it with "
+                        + "plain DEFLATE or STORED");
+            }
+            boolean stored = entry.getMethod() == ZipArchiveEntry.STORED;
+            JarEntryLibrary candidate = new JarEntryLibrary(jar, container, name, entry.getSize(), stored,
+                    stored ? entry.getDataOffset() : -1, entry.getCrc(), usedBy);
+            if (library) {
+                found.add(candidate);
+            } else {
+                nestedJars.add(candidate);
+            }
+        }
+        return nestedJars;
     }
 
     private static boolean matchesAny(List<String> patterns, String entryName) {

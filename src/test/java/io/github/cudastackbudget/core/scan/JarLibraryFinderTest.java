@@ -95,6 +95,40 @@ class JarLibraryFinderTest {
         assertThat(found).extracting(JarEntryLibrary::entryName).containsExactly("native/linux-x86_64/libframes.so");
     }
 
+    /** A Spring-Boot-style JAR: the library inside a stored nested JAR, and inside a deflated one. */
+    @Test
+    void entriesOfNestedJarsAreFoundAndReadInPlace() throws Exception {
+        java.io.ByteArrayOutputStream nested = new java.io.ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(nested)) {
+            putStored(zip, "native/libframes.so", library);
+            zip.putNextEntry(new ZipEntry("native/libframes-deflated.so"));
+            zip.write(library);
+            zip.closeEntry();
+        }
+        Path boot = temp.resolve("boot-app.jar");
+        try (OutputStream file = Files.newOutputStream(boot); ZipOutputStream zip = new ZipOutputStream(file)) {
+            putStored(zip, "BOOT-INF/lib/kernels-1.0.jar", nested.toByteArray());
+            zip.putNextEntry(new ZipEntry("WEB-INF/lib/deflated-1.0.jar"));
+            zip.write(nested.toByteArray());
+            zip.closeEntry();
+        }
+
+        List<JarEntryLibrary> found = JarLibraryFinder.find(new JarInput(boot, "io.example:boot:1.0"), List.of(),
+                List.of());
+
+        assertThat(found).extracting(JarEntryLibrary::label).containsExactly(
+                "boot-app.jar!/BOOT-INF/lib/kernels-1.0.jar!/native/libframes-deflated.so",
+                "boot-app.jar!/BOOT-INF/lib/kernels-1.0.jar!/native/libframes.so",
+                "boot-app.jar!/WEB-INF/lib/deflated-1.0.jar!/native/libframes-deflated.so",
+                "boot-app.jar!/WEB-INF/lib/deflated-1.0.jar!/native/libframes.so");
+        for (JarEntryLibrary entry : found) {
+            ByteBuffer bytes = entry.read();
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            assertThat(copy).as(entry.label()).isEqualTo(library);
+        }
+    }
+
     @Test
     void aMissingJarIsOneClearError() {
         Path missing = temp.resolve("gone.jar");
@@ -116,7 +150,7 @@ class JarLibraryFinderTest {
     void aTruncatedStoredEntryIsReportedWithItsLocation() throws Exception {
         JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(jar, ""), List.of("native/**/libframes.so"),
                 List.of()).get(0);
-        JarEntryLibrary beyond = new JarEntryLibrary(entry.jar(), entry.entryName(), entry.size(), true,
+        JarEntryLibrary beyond = new JarEntryLibrary(entry.jar(), null, entry.entryName(), entry.size(), true,
                 Files.size(jar) - 10, entry.crc(), "");
         assertThatThrownBy(beyond::read).isInstanceOf(IOException.class)
                 .hasMessageContaining("app-1.0.jar!/native/linux-x86_64/libframes.so").hasMessageContaining("beyond");
