@@ -7,6 +7,8 @@
  *   injection-harness LIBRARY init-only
  *   injection-harness LIBRARY threads TAG
  *   injection-harness LIBRARY exit-from-thread
+ *   injection-harness LIBRARY graph-nodes      graph kernel nodes through cuda_stack_budget_record_graph_node (the
+ *                                              entry of the graph-node callback), in and outside an NVTX range
  *
  * Built and run by CuptiInjectionLibraryTest: gcc -I<cuda>/include injection-harness.c -ldl -lpthread
  */
@@ -25,6 +27,7 @@ typedef int (*initialize_fn)(void);
 typedef void (*record_fn)(const char *, uint64_t);
 
 static record_fn record;
+static record_fn record_graph_node;
 static const char *tag;
 
 static void *nvtx_worker(void *unused)
@@ -99,7 +102,7 @@ static void *exit_now(void *unused)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s LIBRARY init-only|threads TAG|exit-from-thread\n", argv[0]);
+        fprintf(stderr, "usage: %s LIBRARY init-only|threads TAG|exit-from-thread|graph-nodes\n", argv[0]);
         return 2;
     }
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -109,7 +112,8 @@ int main(int argc, char **argv)
     }
     initialize_fn initialize = (initialize_fn) dlsym(library, "InitializeInjection");
     record = (record_fn) dlsym(library, "cuda_stack_budget_record_launch");
-    if (!initialize || !record) {
+    record_graph_node = (record_fn) dlsym(library, "cuda_stack_budget_record_graph_node");
+    if (!initialize || !record || !record_graph_node) {
         fprintf(stderr, "missing export\n");
         return 4;
     }
@@ -127,6 +131,18 @@ int main(int argc, char **argv)
         pthread_create(&t, NULL, exit_now, NULL);
         pause(); /* the other thread ends the process */
         return 6;
+    }
+    if (strcmp(argv[2], "graph-nodes") == 0) {
+        nvtxRangePushA("graph-outer");
+        nvtxRangePushA("graph-build");
+        record_graph_node("_Z9graphNodev", 2048);
+        record("_Z9graphNodev", 512); /* the same kernel launched directly: its own row */
+        nvtxRangePop();
+        record_graph_node("_Z9graphNodev", 4096);
+        nvtxRangePop();
+        record_graph_node("_Z9graphNodev", 1024); /* no open range: "<graph>" alone, not the thread's name */
+        record_graph_node("_Z9graphNodev", 16);
+        return 0;
     }
     if (strcmp(argv[2], "threads") == 0 && argc == 4) {
         tag = argv[3];

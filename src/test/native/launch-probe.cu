@@ -11,6 +11,16 @@
 //                                  "nvtx"), best of 5 rounds; prints "OVERHEAD ..."
 //   launch-probe exit-during-launches  exit() while 8 threads launch
 //   launch-probe subscribe-first   subscribes to CUPTI itself before CUDA starts, then launches (conflict test)
+//   launch-probe graphs            (only built with -DLAUNCH_PROBE_GRAPHS, see below) kernels launched only
+//                                  through CUDA graphs: a 6 KiB frame in a node added with
+//                                  cudaGraphAddKernelNode (NVTX range "graph-add", 3 KiB dynamic shared memory) plus
+//                                  an empty-kernel node added outside any range, then an 8 KiB frame captured from a
+//                                  stream (<<<>>> in NVTX range "graph-capture", 1536 B dynamic shared); one
+//                                  "PHASE ..." line per graph, limits read before building and after launching
+//
+// The graph mode and its two kernels are compiled only with -DLAUNCH_PROBE_GRAPHS (tools/cupti-graphs-validate.sh):
+// the default build keeps exactly the kernels recorded in src/test/resources/recorded/launch/, which the
+// check-launched IT compares with its own nvcc build of this file.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -199,6 +209,72 @@ static void phaseConcurrent()
     report("concurrent", kernel, local, before, snapshot());
 }
 
+#ifdef LAUNCH_PROBE_GRAPHS
+// 6 KiB, launched only as a node added with cudaGraphAddKernelNode
+static void phaseGraphAdd()
+{
+    name_thread("probe-graph-add");
+    size_t local = 0, unused = 0;
+    std::string kernel = prepare((const void *) frameKernel<6144>, &local);
+    prepare((const void *) emptyKernel, &unused);
+    Snapshot before = snapshot();
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    int seed = 11;
+    void *args[] = {&deviceOut, &seed};
+    cudaKernelNodeParams params{};
+    params.func = (void *) frameKernel<6144>;
+    params.gridDim = dim3(kBlocks);
+    params.blockDim = dim3(kThreads);
+    params.sharedMemBytes = 3072;
+    params.kernelParams = args;
+    cudaGraphNode_t frameNode, emptyNode;
+    nvtxRangePushA("graph-add");
+    CHECK(cudaGraphAddKernelNode(&frameNode, graph, nullptr, 0, &params));
+    nvtxRangePop();
+    cudaKernelNodeParams empty{};
+    empty.func = (void *) emptyKernel;
+    empty.gridDim = dim3(1);
+    empty.blockDim = dim3(32);
+    CHECK(cudaGraphAddKernelNode(&emptyNode, graph, &frameNode, 1, &empty));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    Snapshot instantiated = snapshot();
+    std::printf("INSTANTIATED add limit=%zu free=%zu\n", instantiated.limit, instantiated.freeBytes);
+    CHECK(cudaGraphLaunch(exec, nullptr));
+    report("graph-add", kernel, local, before, snapshot());
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+}
+
+// 8 KiB, launched only through a graph made by stream capture (what PyTorch's CUDA graphs do)
+static void phaseGraphCapture()
+{
+    name_thread("probe-graph-cap");
+    size_t local = 0;
+    std::string kernel = prepare((const void *) frameKernel<8192>, &local);
+    cudaStream_t stream;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    Snapshot before = snapshot();
+    cudaGraph_t graph;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    nvtxRangePushA("graph-capture");
+    frameKernel<8192><<<kBlocks, kThreads, 1536, stream>>>(deviceOut, 13);
+    nvtxRangePop();
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    Snapshot instantiated = snapshot();
+    std::printf("INSTANTIATED capture limit=%zu free=%zu\n", instantiated.limit, instantiated.freeBytes);
+    CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    report("graph-capture", kernel, local, before, snapshot());
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(stream));
+}
+#endif
+
 // exit() on the main thread while 8 threads keep launching (what System.exit does in a busy JVM)
 static void exitDuringLaunches()
 {
@@ -280,12 +356,18 @@ int main(int argc, char **argv)
         }
     } else if (mode == "overhead" && argc > 2) {
         overhead(std::atol(argv[2]), argc > 3 && std::string(argv[3]) == "nvtx");
+#ifdef LAUNCH_PROBE_GRAPHS
+    } else if (mode == "graphs") {
+        for (void (*phase)() : {phaseGraphAdd, phaseGraphCapture}) {
+            std::thread(phase).join();
+        }
+#endif
     } else if (mode == "exit-during-launches") {
         exitDuringLaunches();
     } else if (mode == "subscribe-first") {
         std::thread(phase2k).join();
     } else {
-        std::fprintf(stderr, "usage: %s phases | overhead N [nvtx] | subscribe-first | exit-during-launches\n",
+        std::fprintf(stderr, "usage: %s phases | graphs | overhead N [nvtx] | subscribe-first | exit-during-launches\n",
                      argv[0]);
         return 2;
     }

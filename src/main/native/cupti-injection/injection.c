@@ -5,6 +5,10 @@
  * - InitializeInjection (called by the CUDA driver in cuInit) loads CUPTI with dlopen (no link-time dependency,
  *   so a missing or unloadable CUPTI never stops the host from starting), subscribes to the launch callbacks of
  *   the runtime and driver APIs and records (kernel, attribution, largest dynamic shared memory).
+ * - Kernels of CUDA graphs: kernel nodes are recorded when they are created (CUPTI's resource callback
+ *   GRAPHNODE_CREATED; the node's function and dynamic shared memory are read with the driver's
+ *   cuGraphKernelNodeGetParams, looked up in the loaded libcuda), attributed "<graph>" plus the thread's innermost
+ *   NVTX range. Nodes created by stream capture are skipped there: the captured launch call was recorded already.
  * - InitializeInjectionNvtx2 (nvtx_ranges.c; NVTX_INJECTION64_PATH) keeps the per-thread NVTX range stack used
  *   for attribution.
  * - At exit (atexit and a destructor, whichever runs first) both logs are merged into what other processes
@@ -49,6 +53,18 @@ typedef CUptiResult (*subscribe_v2_fn)(CUpti_SubscriberHandle *, CUpti_CallbackF
 typedef CUptiResult (*enable_callback_fn)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
 typedef CUptiResult (*result_string_fn)(CUptiResult, const char **);
 
+/* the driver API calls that read a graph kernel node (NULL when the loaded libcuda lacks them) */
+typedef CUresult (*node_type_fn)(CUgraphNode, CUgraphNodeType *);
+typedef CUresult (*kernel_node_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+typedef CUresult (*function_name_fn)(const char **, CUfunction);
+typedef CUresult (*kernel_name_fn)(const char **, CUkernel);
+static node_type_fn graph_node_type;
+static kernel_node_params_fn kernel_node_params;
+static function_name_fn function_name;
+static kernel_name_fn kernel_name;
+
+#define GRAPH_ATTRIBUTION "<graph>"
+
 static char launch_log_path[PATH_MAX];
 static char library_log_path[PATH_MAX];
 static char status[512] = "ok";
@@ -59,10 +75,12 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 /* > 0 while this thread is inside a runtime launch that was recorded: the driver launch the runtime makes for it
  * (if CUPTI reports one) is then not recorded twice */
 static __thread int inside_recorded_runtime_launch;
+/* > 0 while this thread is inside a driver launch call (a kernel node made by stream capture is created there) */
+static __thread int inside_driver_launch;
 
 /* CUDA_STACK_BUDGET_DEBUG=1: counts the callbacks and prints the counts at exit (for overhead analysis) */
 static int debug;
-static _Atomic unsigned long long runtime_callbacks, driver_callbacks, driver_recorded;
+static _Atomic unsigned long long runtime_callbacks, driver_callbacks, driver_recorded, graph_nodes_recorded;
 
 static void set_status(const char *problem, const char *detail)
 {
@@ -139,9 +157,75 @@ static const CUpti_CallbackId driver_launches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
 };
 
+/* "<graph>", or "<graph> <innermost NVTX range>" when the thread has one open */
+static const char *graph_attribution(char *to, size_t size)
+{
+    const char *range = csb_current_range();
+    if (range) {
+        snprintf(to, size, GRAPH_ATTRIBUTION " %s", range);
+    } else {
+        snprintf(to, size, GRAPH_ATTRIBUTION);
+    }
+    return to;
+}
+
+static void record_graph_kernel(const char *kernel, uint64_t dynamic_shared)
+{
+    char attribution[300];
+    csb_table_record(kernel, graph_attribution(attribution, sizeof attribution), dynamic_shared);
+    if (debug) {
+        atomic_fetch_add(&graph_nodes_recorded, 1);
+    }
+}
+
+/* CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: a kernel node (cudaGraphAddKernelNode, cuGraphAddKernelNode,
+ * cudaGraphAddNode, ...) is recorded with its function and dynamic shared memory */
+static void on_graph_node_created(const CUpti_ResourceData *resource)
+{
+    const CUpti_GraphData *graph = resource ? resource->resourceDescriptor : NULL;
+    if (!graph || !graph->node || !kernel_node_params || !function_name) {
+        return;
+    }
+    if (inside_recorded_runtime_launch > 0 || inside_driver_launch > 0) {
+        return; /* stream capture: the launch call that made this node was recorded */
+    }
+    CUgraphNodeType type = graph->nodeType;
+    if (graph_node_type && graph_node_type(graph->node, &type) != CUDA_SUCCESS) {
+        return;
+    }
+    if (type != CU_GRAPH_NODE_TYPE_KERNEL) {
+        return;
+    }
+    CUDA_KERNEL_NODE_PARAMS params;
+    memset(&params, 0, sizeof params);
+    if (kernel_node_params(graph->node, &params) != CUDA_SUCCESS) {
+        if (debug) {
+            fprintf(stderr, "cuda-stack-budget: cuGraphKernelNodeGetParams failed for a graph kernel node\n");
+        }
+        return;
+    }
+    const char *name = NULL;
+    if (params.func) {
+        function_name(&name, params.func);
+    } else if (params.kern && kernel_name) {
+        kernel_name(&name, params.kern);
+    }
+    if (name && *name) {
+        record_graph_kernel(name, params.sharedMemBytes);
+    } else if (debug) {
+        fprintf(stderr, "cuda-stack-budget: a graph kernel node's function has no name\n");
+    }
+}
+
 static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
 {
     (void) userdata;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        if (id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) {
+            on_graph_node_created(data);
+        }
+        return;
+    }
     const CUpti_CallbackData *call = data;
     if (debug) {
         atomic_fetch_add(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? &runtime_callbacks : &driver_callbacks, 1);
@@ -161,7 +245,14 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
             inside_recorded_runtime_launch++; /* keep enter/exit balanced for nested runtime launches */
         }
     } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-        if (call->callbackSite == CUPTI_API_ENTER && inside_recorded_runtime_launch == 0 && call->symbolName) {
+        if (call->callbackSite == CUPTI_API_EXIT) {
+            if (inside_driver_launch > 0) {
+                inside_driver_launch--;
+            }
+            return;
+        }
+        inside_driver_launch++;
+        if (inside_recorded_runtime_launch == 0 && call->symbolName) {
             if (debug) {
                 atomic_fetch_add(&driver_recorded, 1);
             }
@@ -181,9 +272,9 @@ static void write_logs_once(void)
     if (debug) {
         fprintf(stderr,
                 "cuda-stack-budget: %llu runtime launch callbacks (enter + exit), %llu driver launch callbacks "
-                "(enter + exit), %llu driver launches recorded; logs written to %s\n",
+                "(enter + exit), %llu driver launches recorded, %llu graph kernel nodes recorded; logs written to %s\n",
                 atomic_load(&runtime_callbacks), atomic_load(&driver_callbacks), atomic_load(&driver_recorded),
-                launch_log_path);
+                atomic_load(&graph_nodes_recorded), launch_log_path);
     }
 }
 
@@ -289,6 +380,35 @@ static const char *describe(result_string_fn result_string, CUptiResult result)
     return text;
 }
 
+/* the driver calls that read graph kernel nodes, from the libcuda that called InitializeInjection; returns 0 (after
+ * one debug line) when one is missing: graph kernel nodes are then not recorded */
+static int find_graph_driver_calls(void)
+{
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!driver) {
+        driver = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    }
+    if (driver) {
+        graph_node_type = (node_type_fn) dlsym(driver, "cuGraphNodeGetType");
+        kernel_node_params = (kernel_node_params_fn) dlsym(driver, "cuGraphKernelNodeGetParams_v2");
+        if (!kernel_node_params) { /* the v1 parameters are the first fields of the v2 ones */
+            kernel_node_params = (kernel_node_params_fn) dlsym(driver, "cuGraphKernelNodeGetParams");
+        }
+        function_name = (function_name_fn) dlsym(driver, "cuFuncGetName");
+        kernel_name = (kernel_name_fn) dlsym(driver, "cuKernelGetName");
+    }
+    if (!kernel_node_params || !function_name) {
+        kernel_node_params = NULL;
+        if (debug) {
+            fprintf(stderr, "cuda-stack-budget: %s: kernels of CUDA graphs are not recorded\n",
+                    driver ? "the loaded libcuda lacks cuGraphKernelNodeGetParams or cuFuncGetName"
+                           : "libcuda is not loaded");
+        }
+        return 0;
+    }
+    return 1;
+}
+
 static void subscribe(void)
 {
     char tried[1024] = "";
@@ -346,6 +466,12 @@ static void subscribe(void)
         last = enable(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_launches[i]);
         enabled += last == CUPTI_SUCCESS;
     }
+    if (enabled && find_graph_driver_calls()
+        && enable(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) != CUPTI_SUCCESS
+        && debug) {
+        fprintf(stderr, "cuda-stack-budget: the graph node callback could not be enabled: kernels of CUDA graphs "
+                        "are not recorded\n");
+    }
     if (!enabled) {
         char detail[256];
         snprintf(detail, sizeof detail, "cuptiEnableCallback failed: %s", describe(result_string, last));
@@ -401,4 +527,12 @@ __attribute__((visibility("default"))) void cuda_stack_budget_record_launch(cons
                                                                              uint64_t dynamic_shared)
 {
     csb_table_record(kernel, csb_current_attribution(), dynamic_shared);
+}
+
+/* The recording entry of graph kernel nodes ("<graph>" plus the thread's NVTX range), exported for tests without a
+ * GPU like cuda_stack_budget_record_launch. */
+__attribute__((visibility("default"))) void cuda_stack_budget_record_graph_node(const char *kernel,
+                                                                                 uint64_t dynamic_shared)
+{
+    record_graph_kernel(kernel, dynamic_shared);
 }

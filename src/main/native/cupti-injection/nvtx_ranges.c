@@ -257,7 +257,7 @@ __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExpor
     return 1;
 }
 
-const char *csb_current_attribution(void)
+const char *csb_current_range(void)
 {
     struct thread_ranges *r = thread_ranges;
     if (r) {
@@ -266,6 +266,15 @@ const char *csb_current_attribution(void)
                 return r->ranges[i].text; /* innermost range with a message */
             }
         }
+    }
+    return NULL;
+}
+
+const char *csb_current_attribution(void)
+{
+    const char *range = csb_current_range();
+    if (range) {
+        return range;
     }
     /* the name may change while the thread runs: it is read again when the last read is 10 ms old (a system call
      * per launch would cost more than the rest of the recording) */

@@ -12,4 +12,8 @@
  * pushes or pops a range or asks again; it is never empty and never contains a tab or a line break. */
 CSB_HIDDEN const char *csb_current_attribution(void);
 
+/* The innermost open NVTX range with a message on the calling thread, NULL when there is none. Same validity as
+ * csb_current_attribution. */
+CSB_HIDDEN const char *csb_current_range(void);
+
 #endif

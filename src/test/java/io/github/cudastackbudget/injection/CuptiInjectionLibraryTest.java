@@ -75,7 +75,8 @@ class CuptiInjectionLibraryTest {
         Result symbols = run(Map.of(), "nm", "-D", "--defined-only", library.toString());
         assertThat(symbols.exitCode).isZero();
         assertThat(symbols.stdout.lines().map(l -> l.replaceFirst("^\\S+ ", "")))
-                .contains("T InitializeInjection", "T InitializeInjectionNvtx2", "T cuda_stack_budget_record_launch");
+                .contains("T InitializeInjection", "T InitializeInjectionNvtx2", "T cuda_stack_budget_record_launch",
+                "T cuda_stack_budget_record_graph_node");
         Result dynamic = run(Map.of(), "readelf", "-d", library.toString());
         List<String> needed = dynamic.stdout.lines().filter(l -> l.contains("(NEEDED)"))
                 .map(l -> l.replaceFirst(".*\\[(.*)\\].*", "$1")).toList();
@@ -146,6 +147,18 @@ class CuptiInjectionLibraryTest {
         assertThat(rows(log)).containsExactlyElementsOf(sorted);
         assertThat(temp.resolve("merge").toFile().list()).containsExactlyInAnyOrder("launch.log",
                 "launch.log.libraries", "launch.log.lock");
+    }
+
+    /** Kernel nodes of CUDA graphs: "<graph>" plus the innermost NVTX range, never the thread's name. */
+    @Test
+    void graphKernelNodesAreAttributedToGraphPlusTheInnermostNvtxRange() throws Exception {
+        Path log = temp.resolve("graph-nodes/launch.log");
+        Files.createDirectories(log.getParent());
+        Result result = harness(log, true, "graph-nodes");
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(rows(log)).containsExactly("_Z9graphNodev	<graph>	1024",
+                "_Z9graphNodev	<graph> graph-build	2048", "_Z9graphNodev	<graph> graph-outer	4096",
+                "_Z9graphNodev	graph-build	512");
     }
 
     @Test
@@ -252,6 +265,37 @@ class CuptiInjectionLibraryTest {
                 + "\tigamma\t0"));
         assertThat(Files.readAllLines(RECORDED.resolve("torch-gammainc.launch.log.libraries")))
                 .anyMatch(l -> l.endsWith("/torch/lib/libtorch_cuda.so"));
+    }
+
+    /**
+     * The real log of the CUDA-graph run on the H200 (src/test/resources/recorded/launch-graphs/README.txt): the two
+     * kernels launched only through graphs are there, with the node's dynamic shared memory, and the recorded
+     * cuobjdump output of the same probe gives the frames the driver's stack limit was raised to.
+     */
+    @Test
+    void recordedGraphRunNamesTheKernelsLaunchedOnlyThroughGraphs() throws IOException {
+        Path recorded = Path.of("src/test/resources/recorded/launch-graphs");
+        List<String> lines = Files.readAllLines(recorded.resolve("graphs.launch.log"));
+        assertThat(lines.subList(0, 3)).containsExactly("# cuda-stack-budget launch log 1", "# status: ok",
+                "# processes: 1");
+        assertThat(lines.subList(3, lines.size())).isSortedAccordingTo(CuptiInjectionLibraryTest::byteOrder)
+                .containsExactlyInAnyOrder("_Z11frameKernelILi6144EEvPii	<graph> graph-add	3072",
+                        "_Z11frameKernelILi6144EEvPii	<graph>	3072", "_Z11emptyKernelv	<graph>	0",
+                        "_Z11frameKernelILi8192EEvPii	graph-capture	1536",
+                        "_Z11frameKernelILi8192EEvPii	<graph>	1536");
+        String usage = Files.readString(recorded.resolve("launch-probe-graphs.resource-usage.txt"));
+        String output = Files.readString(recorded.resolve("cupti-graphs-validate.output.txt"));
+        for (int frame : new int[] {6144, 8192}) {
+            String kernel = "_Z11frameKernelILi" + frame + "EEvPii";
+            Matcher stack = Pattern.compile("Function " + kernel + ":\\s+REG:\\d+ STACK:(\\d+)").matcher(usage);
+            assertThat(stack.find()).isTrue();
+            assertThat(stack.group(1)).isEqualTo(String.valueOf(frame));
+            // the driver raised the stack limit to exactly that frame, with and without the library
+            Matcher phase = Pattern.compile("PHASE graph-\\S+ kernel=" + kernel
+                    + " localSizeBytes=\\d+ limitBefore=\\d+ limitAfter=(\\d+)").matcher(output);
+            assertThat(phase.results().map(r -> r.group(1)).toList()).containsExactly(String.valueOf(frame),
+                    String.valueOf(frame));
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
