@@ -153,8 +153,7 @@ public final class StackBudgetCheck {
         jarEntries = withoutScannedFiles(jarEntries, files, listener);
         Launch launch = request.launch();
         if (files.isEmpty() && jarEntries.isEmpty() && launch == null) {
-            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
-                    request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
+            return noDeviceCode(request, filesProbed, warnings);
         }
 
         LazyEngine engine = new LazyEngine(request.engine());
@@ -207,8 +206,7 @@ public final class StackBudgetCheck {
                 + (jarEngine != null ? "; JAR entries: " + jarEngine.description() : "")
                 : jarEngine != null ? jarEngine.description() : "none (no device code)";
         if (attributed.isEmpty() && launched == null) {
-            return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
-                    request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
+            return noDeviceCode(request, filesProbed, warnings);
         }
         for (DeviceCodeProbe probe : files) {
             if (probe.detail() != null && probe.detail().endsWith(" with __nv_relfatbin")) {
@@ -459,6 +457,12 @@ public final class StackBudgetCheck {
             listener.info("device " + name + ": " + device.ambiguous().size() + " function(s) have both a base and a "
                     + "family image loadable; NVIDIA documents no choice, so the larger frame is counted");
         }
+    }
+
+    /** The result when no scanned input holds device code. */
+    private static CheckResult noDeviceCode(Request request, int filesProbed, List<String> warnings) {
+        return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(),
+                request.defaultDevices(), request.deviceOrigin(), warnings, "none (no device code)", 0);
     }
 
     /** JAR entries minus those whose bytes equal a file scanned anyway (a build-output library the JAR packages). */

@@ -143,6 +143,20 @@ class JarScanCheckTest {
     }
 
     @Test
+    void aJarThatDisappearsBeforeItsEntryIsReadIsOneClearError() throws Exception {
+        Path jar = jar("gone-1.0.jar", Map.of("lib/libframes.so", RecordedCuobjdump.testCuda("libframes.so")), false);
+        var entry = io.github.cudastackbudget.core.scan.JarLibraryFinder.find(new JarInput(jar, ""), List.of(),
+                List.of()).get(0);
+        Files.delete(jar);
+
+        assertThatThrownBy(() -> io.github.cudastackbudget.core.engine.JarEntryReads.read(entry,
+                new io.github.cudastackbudget.core.engine.NativeEngine(1)))
+                .isInstanceOf(io.github.cudastackbudget.core.engine.EngineException.class)
+                .hasMessageStartingWith(jar.toAbsolutePath().normalize() + "!/lib/libframes.so: cannot be read")
+                .hasMessageContaining("check that the JAR is complete").hasMessageNotContaining("\n");
+    }
+
+    @Test
     void aMissingJarIsOneClearError() {
         Path missing = tmp.resolve("app-1.0.jar");
 

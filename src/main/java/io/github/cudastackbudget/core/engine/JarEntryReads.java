@@ -47,7 +47,10 @@ public final class JarEntryReads {
         try {
             content = entry.read();
         } catch (IOException e) {
-            throw new EngineException(e.getMessage(), e);
+            String message = String.valueOf(e.getMessage());
+            throw new EngineException(message.startsWith(entry.location()) ? message
+                    : entry.location() + ": cannot be read (" + e.getClass().getSimpleName() + ": " + message
+                            + "); check that the JAR is complete and was not changed during the build", e);
         }
         if (!holdsDeviceCode(entry.location(), content)) {
             return Optional.empty();

@@ -43,8 +43,7 @@ public final class JarLibraryFinder {
                         .get()) {
                     collect(inner, jar, nested, patterns, excludes, input.usedBy(), found);
                 } catch (IOException e) {
-                    throw new LibraryDiscovery.DiscoveryException("JAR '" + nested.location() + "' (nested) cannot be "
-                            + "read as a ZIP archive (" + e.getMessage() + "): check that the outer JAR is complete");
+                    // an entry named .jar that is not a ZIP: skipped like any pattern-matched file that is no library
                 }
             }
         } catch (IOException e) {

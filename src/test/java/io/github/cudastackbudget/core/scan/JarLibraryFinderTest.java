@@ -111,6 +111,9 @@ class JarLibraryFinderTest {
             zip.putNextEntry(new ZipEntry("WEB-INF/lib/deflated-1.0.jar"));
             zip.write(nested.toByteArray());
             zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("fixtures/not-a-zip.jar"));
+            zip.write("a resource that only looks like a JAR".getBytes());
+            zip.closeEntry();
         }
 
         List<JarEntryLibrary> found = JarLibraryFinder.find(new JarInput(boot, "io.example:boot:1.0"), List.of(),

@@ -81,13 +81,26 @@ class PerFunctionPtxTest {
         assertThat(a100.worst().name()).isEqualTo("_Z11frameKernelILi2550EEvPii");
     }
 
+    /** The matrix's PTX-only library (compute_90 PTX, no SASS; src/test/cuda/build-native-matrix.sh). */
     @Test
-    void aKernelThatExistsOnlyAsPtxIsAFunctionOfTheIndex() throws Exception {
-        LibraryScan ptxOnly = new NativeEngine(2).read(Path.of("target/test-cuda/libframes.so"));
-        KernelIndex index = KernelIndex.of(List.of(ptxOnly));
-        // libframes.so embeds compute_90 PTX; every kernel also has SASS, so the function count equals the SASS one
-        assertThat(index.functionCount()).isEqualTo(
-                (int) ptxOnly.records().stream().map(record -> record.functionKey()).distinct().count());
-        assertThat(index.ptxEntriesKnown("libframes.so")).isTrue();
+    void kernelsThatExistOnlyAsPtxAreFunctionsThatWouldJit() throws Exception {
+        Path ptxOnly = Path.of("target/native-matrix/so/libmatrix_ptx.so");
+        assertThat(ptxOnly).as("built by src/test/cuda/build-native-matrix.sh").exists();
+        LibraryScan scan = new NativeEngine(2).read(ptxOnly);
+        assertThat(scan.records()).isEmpty();
+        KernelIndex index = KernelIndex.of(List.of(scan));
+        java.util.SortedSet<String> entries = scan.ptxEntriesOf("libmatrix_ptx.so",
+                scan.ptxArchesOf("libmatrix_ptx.so").first());
+
+        assertThat(entries).isNotEmpty();
+        assertThat(index.functionCount()).isEqualTo(entries.size());
+        DeviceResult h200 = evaluate(scan, "h200-141gb");
+        assertThat(h200.status()).isEqualTo(DeviceResult.Status.SKIPPED);
+        assertThat(names(h200.jit())).containsExactlyInAnyOrderElementsOf(entries);
+        assertThat(evaluate(scan, "a100-sxm4-80gb").cannotRun()).hasSize(entries.size());
+        // cuobjdump's view of the same file: no SASS record and no kernel names, so nothing to count
+        LibraryScan libraryLevel = new LibraryScan(scan.path(), scan.libraries(), scan.records(), scan.sassArches(),
+                scan.ptxArches(), "", 0);
+        assertThat(KernelIndex.of(List.of(libraryLevel)).functionCount()).isZero();
     }
 }
