@@ -1,0 +1,43 @@
+package io.github.cudastackbudget.core;
+
+/**
+ * The check's user-facing options, named by their parameter id. A {@link Frontend} says how a user spells each one
+ * (a POM element and a {@code -D} property in Maven, a {@code --flag} on the command line); core messages never spell
+ * an option themselves.
+ */
+public enum Option {
+    SKIP("skip"),
+    LIBRARIES("libraries"),
+    LIBRARY_FILES("libraryFiles"),
+    ENGINE("engine"),
+    CUOBJDUMP("cuobjdump"),
+    TIMEOUT("timeout"),
+    PARALLELISM("parallelism"),
+    DEVICES("devices"),
+    DEVICE_PRESETS("devicePresets"),
+    DETECT_LOCAL_DEVICES("detectLocalDevices"),
+    MAX_RESERVATION("maxReservation"),
+    MAX_STACK_PER_THREAD("maxStackPerThread"),
+    FAIL_ON_VIOLATION("failOnViolation"),
+    OUTPUT_DIRECTORY("outputDirectory"),
+    TOP("top"),
+    VERBOSE("verbose"),
+    SCAN_PROJECT_JAR("scanProjectJar"),
+    SCAN_DEPENDENCIES("scanDependencies"),
+    DEPENDENCY_SCOPES("dependencyScopes"),
+    JAR_INCLUDES("jarIncludes"),
+    JAR_EXCLUDES("jarExcludes"),
+    LAUNCH_LOG("launchLog"),
+    LIBRARY_LOG("libraryLog");
+
+    private final String parameter;
+
+    Option(String parameter) {
+        this.parameter = parameter;
+    }
+
+    /** The parameter id, as the Maven goals and the report's JSON name it (e.g. {@code maxReservation}). */
+    public String parameter() {
+        return parameter;
+    }
+}
