@@ -2,8 +2,8 @@ package io.github.cudastackbudget.core;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Violation;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.List;

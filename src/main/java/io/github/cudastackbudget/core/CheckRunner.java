@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core;
 
 import io.github.cudastackbudget.core.arch.InvalidValueException;
-import io.github.cudastackbudget.core.budget.ByteSize;
+import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.DeviceTarget;
 import io.github.cudastackbudget.core.budget.SizeLimit;

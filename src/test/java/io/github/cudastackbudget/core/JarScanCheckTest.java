@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarInput;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import java.io.IOException;
 import java.nio.file.Files;

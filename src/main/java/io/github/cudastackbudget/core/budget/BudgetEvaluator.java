@@ -4,7 +4,7 @@ import io.github.cudastackbudget.core.arch.CompatibilityRules;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.device.DeviceSpec;
-import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.ImageSelector;

@@ -2,7 +2,7 @@ package io.github.cudastackbudget.core.budget;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.device.DeviceSpec;
-import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import java.util.List;
 import java.util.Objects;

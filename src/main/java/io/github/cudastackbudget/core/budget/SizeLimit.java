@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.budget;
 
+import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import java.math.BigDecimal;

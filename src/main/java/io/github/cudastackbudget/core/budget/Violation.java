@@ -1,6 +1,6 @@
 package io.github.cudastackbudget.core.budget;
 
-import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.exec.Executables;
 import io.github.cudastackbudget.core.exec.ToolRun;

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.binary.ArArchive;
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
 import io.github.cudastackbudget.core.binary.ByteRegion;

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
 import io.github.cudastackbudget.core.binary.CubinResources;

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import java.io.BufferedReader;

@@ -1,8 +1,8 @@
 package io.github.cudastackbudget.core.launch;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.github.cudastackbudget.core.launch;
 
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

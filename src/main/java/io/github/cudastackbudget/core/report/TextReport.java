@@ -2,15 +2,15 @@ package io.github.cudastackbudget.core.report;
 
 import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.budget.ByteSize;
+import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.LaunchedFigures;
 import io.github.cudastackbudget.core.budget.LaunchedImage;
 import io.github.cudastackbudget.core.budget.Reservation;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceSpec;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import java.math.BigDecimal;

@@ -1,8 +1,8 @@
 package io.github.cudastackbudget.core.selection;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,9 +1,9 @@
 package io.github.cudastackbudget.core.selection;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.github.cudastackbudget.core.arch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.FunctionChoice.Outcome;
 import io.github.cudastackbudget.core.selection.ImageSelector;

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.NCCL;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.NVJPEG;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.TORCHAUDIO;

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

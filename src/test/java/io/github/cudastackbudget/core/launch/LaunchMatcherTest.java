@@ -2,7 +2,7 @@ package io.github.cudastackbudget.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.ResourceUsageParser;
 import java.io.Reader;
 import java.nio.file.Files;

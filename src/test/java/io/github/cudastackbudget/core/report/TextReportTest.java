@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.CheckRunner;
-import io.github.cudastackbudget.core.engine.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.engine.ResourceUsageParser;
 import java.io.BufferedReader;

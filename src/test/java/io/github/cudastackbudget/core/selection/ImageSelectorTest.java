@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
 import io.github.cudastackbudget.core.selection.FunctionChoice.Outcome;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.github.cudastackbudget.core.selection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.engine.KernelRecord;
-import io.github.cudastackbudget.core.engine.KernelRecord.FunctionKey;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

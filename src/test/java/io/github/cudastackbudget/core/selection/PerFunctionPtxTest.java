@@ -6,7 +6,7 @@ import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.DeviceTarget;
 import io.github.cudastackbudget.core.device.GpuCatalog;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.NativeEngine;
 import java.nio.file.Path;
 import java.util.List;

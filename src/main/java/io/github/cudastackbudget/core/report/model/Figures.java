@@ -1,6 +1,6 @@
 package io.github.cudastackbudget.core.report.model;
 
-import io.github.cudastackbudget.core.budget.ByteSize;
+import io.github.cudastackbudget.core.text.ByteSize;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;

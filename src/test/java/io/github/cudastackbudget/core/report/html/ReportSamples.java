@@ -13,7 +13,7 @@ import io.github.cudastackbudget.core.device.DeviceResolver;
 import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.engine.EngineException;
 import io.github.cudastackbudget.core.engine.KernelEngine;
-import io.github.cudastackbudget.core.engine.LibraryScan;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.engine.ResourceUsageParser;
 import io.github.cudastackbudget.core.report.JsonReportWriter;

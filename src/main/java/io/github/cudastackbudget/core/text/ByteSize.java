@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.budget;
+package io.github.cudastackbudget.core.text;
 
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import java.math.BigDecimal;

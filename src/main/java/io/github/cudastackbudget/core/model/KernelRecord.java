@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.engine;
+package io.github.cudastackbudget.core.model;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
 import java.util.Objects;
