@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core;
+package io.github.cudastackbudget.core.text;
 
 /**
  * How the front end that runs the check (the Maven goals, the command line) spells its options in messages: the core

@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core;
+package io.github.cudastackbudget.core.text;
 
 /**
  * The check's user-facing options, named by their parameter id. A {@link Frontend} says how a user spells each one
