@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -33,14 +34,174 @@ import java.util.Objects;
  * @param launchLog          the kernel launch log of a recorded run (launched mode), or null for the static check
  * @param libraryLog         the library log of that run, or null for {@code <launchLog>.libraries} (used when it
  *                           exists)
+ * @param frontend           how the front end spells the options in messages ({@link Frontend#PARAMETERS} if null)
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
-        boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog) {
+        boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+        Frontend frontend) {
 
     /** The suffix of the library log's default name: {@code <launchLog>.libraries}. */
     public static final String LIBRARY_LOG_SUFFIX = ".libraries";
+
+    /** Options spelled with the parameter ids ({@link Frontend#PARAMETERS}). */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, null);
+    }
+
+    /** A builder with the defaults of both front ends (engine auto, timeout 600 s, top 25, local GPU detection on). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        return new Builder().fileSets(fileSets).libraryFiles(libraryFiles).usedBy(usedBy).engine(engine)
+                .cuobjdump(cuobjdump).timeout(timeout).parallelism(parallelism).devices(devices)
+                .devicePresets(devicePresets).detectLocalDevices(detectLocalDevices).maxReservation(maxReservation)
+                .maxStackPerThread(maxStackPerThread).outputDirectory(outputDirectory).top(top).verbose(verbose)
+                .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
+                .frontend(frontend);
+    }
+
+    /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
+    public static final class Builder {
+        private List<FileSetSpec> fileSets = List.of();
+        private List<Path> libraryFiles = List.of();
+        private String usedBy = "";
+        private String engine = "auto";
+        private String cuobjdump;
+        private Duration timeout = Duration.ofSeconds(600);
+        private int parallelism = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        private List<DeviceDefinition> devices = List.of();
+        private String devicePresets;
+        private boolean detectLocalDevices = true;
+        private String maxReservation;
+        private String maxStackPerThread;
+        private Path outputDirectory;
+        private int top = 25;
+        private boolean verbose;
+        private Map<String, String> environment = Map.of();
+        private JarScanOptions jarScan = JarScanOptions.NONE;
+        private Path launchLog;
+        private Path libraryLog;
+        private Frontend frontend = Frontend.PARAMETERS;
+
+        private Builder() {
+        }
+
+        public Builder fileSets(List<FileSetSpec> value) {
+            fileSets = value;
+            return this;
+        }
+
+        public Builder libraryFiles(List<Path> value) {
+            libraryFiles = value;
+            return this;
+        }
+
+        public Builder usedBy(String value) {
+            usedBy = value;
+            return this;
+        }
+
+        public Builder engine(String value) {
+            engine = value;
+            return this;
+        }
+
+        public Builder cuobjdump(String value) {
+            cuobjdump = value;
+            return this;
+        }
+
+        public Builder timeout(Duration value) {
+            timeout = value;
+            return this;
+        }
+
+        public Builder parallelism(int value) {
+            parallelism = value;
+            return this;
+        }
+
+        public Builder devices(List<DeviceDefinition> value) {
+            devices = value;
+            return this;
+        }
+
+        public Builder devicePresets(String value) {
+            devicePresets = value;
+            return this;
+        }
+
+        public Builder detectLocalDevices(boolean value) {
+            detectLocalDevices = value;
+            return this;
+        }
+
+        public Builder maxReservation(String value) {
+            maxReservation = value;
+            return this;
+        }
+
+        public Builder maxStackPerThread(String value) {
+            maxStackPerThread = value;
+            return this;
+        }
+
+        public Builder outputDirectory(Path value) {
+            outputDirectory = value;
+            return this;
+        }
+
+        public Builder top(int value) {
+            top = value;
+            return this;
+        }
+
+        public Builder verbose(boolean value) {
+            verbose = value;
+            return this;
+        }
+
+        public Builder environment(Map<String, String> value) {
+            environment = value;
+            return this;
+        }
+
+        public Builder jarScan(JarScanOptions value) {
+            jarScan = value;
+            return this;
+        }
+
+        public Builder launchLog(Path value) {
+            launchLog = value;
+            return this;
+        }
+
+        public Builder libraryLog(Path value) {
+            libraryLog = value;
+            return this;
+        }
+
+        public Builder frontend(Frontend value) {
+            frontend = value;
+            return this;
+        }
+
+        public CheckOptions build() {
+            return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
+                    devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
+                    environment, jarScan, launchLog, libraryLog, frontend);
+        }
+    }
 
     /** Options of the static check without JAR scanning. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
@@ -76,7 +237,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
     public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                environment, jarScan, newLaunchLog, newLibraryLog);
+                environment, jarScan, newLaunchLog, newLibraryLog, frontend);
     }
 
     /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */
@@ -97,5 +258,6 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         environment = Map.copyOf(environment);
         engine = engine == null || engine.isBlank() ? "auto" : engine.strip();
         usedBy = usedBy == null ? "" : usedBy;
+        frontend = frontend == null ? Frontend.PARAMETERS : frontend;
     }
 }
