@@ -71,22 +71,14 @@ public final class CheckRunner {
      * @throws CheckException misuse or broken input, one line
      */
     public static Outcome run(CheckOptions options, CheckListener listener) throws CheckException {
-        SizeLimit defaultBudget;
-        Long maxStack;
-        List<DeviceTarget> devices;
+        GpuCatalog catalog = GpuCatalog.bundled();
+        Limits limits = limits(options, catalog);
+        SizeLimit defaultBudget = limits.defaultBudget();
+        Long maxStack = limits.maxStack();
+        List<DeviceTarget> devices = limits.devices();
         boolean defaults = false;
         String origin = "configured";
         List<String> deviceWarnings = new ArrayList<>();
-        GpuCatalog catalog = GpuCatalog.bundled();
-        try {
-            defaultBudget = blank(options.maxReservation()) ? null
-                    : SizeLimit.parse(options.maxReservation(), "maxReservation");
-            maxStack = blank(options.maxStackPerThread()) ? null
-                    : ByteSize.parse(options.maxStackPerThread(), "maxStackPerThread");
-            devices = new DeviceResolver(catalog).resolve(options.devices(), options.devicePresets());
-        } catch (InvalidValueException e) {
-            throw new CheckException(e.getMessage(), e);
-        }
         if (devices.isEmpty()) {
             List<LocalGpuDetector.LocalGpu> local = options.detectLocalDevices()
                     ? LocalGpuDetector.detect(options.environment()) : List.of();
@@ -95,9 +87,6 @@ public final class CheckRunner {
             origin = choice.origin();
             defaults = true;
             deviceWarnings.forEach(listener::warn);
-        }
-        if (options.parallelism() < 1) {
-            throw new CheckException("parallelism " + options.parallelism() + " must be at least 1");
         }
         StackBudgetCheck.EngineProvider engine = engineProvider(options);
         StackBudgetCheck.Launch launch = readLaunchLogs(options, listener, deviceWarnings);
@@ -121,6 +110,38 @@ public final class CheckRunner {
         }
         List<String> violations = result.violations().stream().map(v -> describe(result, v)).toList();
         return new Outcome(result, reportLines, violations, summary(result, reports), reports);
+    }
+
+    /**
+     * Checks the options as {@link #run} does (sizes, devices and presets, parallelism, engine) without scanning: for a
+     * front end that may show an earlier result instead of running the check.
+     *
+     * @throws CheckException the first invalid option, one line
+     */
+    public static void validate(CheckOptions options) throws CheckException {
+        limits(options, GpuCatalog.bundled());
+        engineProvider(options);
+    }
+
+    /** The budgets and configured devices (empty: none configured). */
+    private record Limits(SizeLimit defaultBudget, Long maxStack, List<DeviceTarget> devices) {
+    }
+
+    private static Limits limits(CheckOptions options, GpuCatalog catalog) throws CheckException {
+        Limits limits;
+        try {
+            limits = new Limits(blank(options.maxReservation()) ? null
+                    : SizeLimit.parse(options.maxReservation(), "maxReservation"),
+                    blank(options.maxStackPerThread()) ? null
+                            : ByteSize.parse(options.maxStackPerThread(), "maxStackPerThread"),
+                    new DeviceResolver(catalog).resolve(options.devices(), options.devicePresets()));
+        } catch (InvalidValueException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
+        if (options.parallelism() < 1) {
+            throw new CheckException("parallelism " + options.parallelism() + " must be at least 1");
+        }
+        return limits;
     }
 
     /**
