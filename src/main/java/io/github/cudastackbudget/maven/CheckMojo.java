@@ -1,14 +1,12 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.File;
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.maven.model.FileSet;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.Log;
@@ -16,7 +14,6 @@ import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
 
 /**
  * Checks the CUDA libraries a build produces against per-device stack-reservation budgets.
@@ -24,20 +21,19 @@ import org.apache.maven.project.MavenProject;
  * <p>When a kernel with a per-thread stack frame of S bytes launches, the CUDA driver raises the context's stack limit
  * to S (rounded up to 16 B; the default is 1024 B) and keeps {@code S x maxResidentThreads} bytes of device memory
  * reserved until the process ends (maxResidentThreads = SM count x resident threads per SM: 270,336 on an H200). This
- * goal reads every kernel's frame from the built libraries ({@code cuobjdump --dump-resource-usage}), chooses the SASS
- * image each target GPU would run by NVIDIA's compatibility rules, and fails the build when a device's worst-case
- * reservation exceeds its budget or a kernel's frame exceeds {@code maxStackPerThread}.
+ * goal reads every kernel's frame from the built libraries (and from JARs that carry them) with the plugin's own
+ * reader, no CUDA toolkit needed (with {@code engine} {@code auto}, NVIDIA's {@code cuobjdump} reads a file whose
+ * layout that reader does not know; {@code engine} {@code cuobjdump} uses it for every file), chooses the SASS image
+ * each target GPU would run by NVIDIA's compatibility rules, and fails the build when a device's worst-case
+ * reservation exceeds its budget or a kernel's frame exceeds {@code maxStackPerThread}. With the {@code launchLog} of
+ * a recorded run it judges the kernels that run launched.
  *
- * <p>Reports: {@code cuda-stack-budget.json} and {@code cuda-stack-budget.txt} in {@code outputDirectory}, written
- * before the verdict.
+ * <p>Reports, written before the verdict in {@code outputDirectory}: {@code cuda-stack-budget.json},
+ * {@code cuda-stack-budget.txt} and {@code cuda-stack-budget.html} (a standalone page that needs no network).
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true,
         requiresDependencyResolution = ResolutionScope.TEST)
-public class CheckMojo extends AbstractMojo {
-
-    /** Skip the check (one log line says so). */
-    @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
-    private boolean skip;
+public class CheckMojo extends AbstractStackBudgetMojo {
 
     /**
      * What to scan, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top level). Default:
@@ -59,14 +55,14 @@ public class CheckMojo extends AbstractMojo {
      * The cuobjdump executable. Default: found on the {@code PATH}, then in {@code $CUDA_HOME/bin},
      * {@code $CUDA_PATH/bin}, {@code /usr/local/cuda/bin}. Needed only when device code is found.
      */
-    @Parameter(property = "cudaStackBudget.cuobjdump")
+    @Parameter(property = PropertyNames.CUOBJDUMP)
     private String cuobjdump;
 
     /**
      * How kernels are read: {@code native} (the plugin's own reader: no CUDA toolkit needed), {@code cuobjdump}
      * (NVIDIA's tool), or {@code auto}: native, and cuobjdump for any file whose layout the native reader does not know.
      */
-    @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
+    @Parameter(property = PropertyNames.ENGINE, defaultValue = MavenScanSupport.DEFAULT_ENGINE)
     private String engine;
 
     /**
@@ -74,18 +70,18 @@ public class CheckMojo extends AbstractMojo {
      * libraries matching {@code jarIncludes}, read in place by the native reader. Labels read
      * {@code app-1.0.jar!/native/libx.so}.
      */
-    @Parameter(property = "cudaStackBudget.scanProjectJar", defaultValue = "true")
+    @Parameter(property = PropertyNames.SCAN_PROJECT_JAR, defaultValue = MavenScanSupport.DEFAULT_SCAN_PROJECT_JAR)
     private boolean scanProjectJar;
 
     /**
      * Also look into the project's dependency JARs of {@code dependencyScopes} (e.g. a JavaCPP or RAPIDS artifact that
      * ships CUDA libraries); each library is attributed to its artifact in the "used by" listing.
      */
-    @Parameter(property = "cudaStackBudget.scanDependencies", defaultValue = "false")
+    @Parameter(property = PropertyNames.SCAN_DEPENDENCIES, defaultValue = MavenScanSupport.DEFAULT_SCAN_DEPENDENCIES)
     private boolean scanDependencies;
 
     /** The dependency scopes {@code scanDependencies} covers, comma-separated. */
-    @Parameter(property = "cudaStackBudget.dependencyScopes", defaultValue = "compile,runtime")
+    @Parameter(property = PropertyNames.DEPENDENCY_SCOPES, defaultValue = MavenScanSupport.DEFAULT_DEPENDENCY_SCOPES)
     private String dependencyScopes;
 
     /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
@@ -111,11 +107,12 @@ public class CheckMojo extends AbstractMojo {
      * Comma-separated catalog ids checked in addition to {@code devices}, e.g. {@code h100-sxm5-80gb,l4}. The catalog
      * (32 GPUs from V100 to GB10, with sources) is listed in the README.
      */
-    @Parameter(property = "cudaStackBudget.devices")
+    @Parameter(property = PropertyNames.DEVICE_PRESETS)
     private String devicePresets;
 
     /** With no devices configured, look for local GPUs with nvidia-smi before falling back to the default set. */
-    @Parameter(property = "cudaStackBudget.detectLocalDevices", defaultValue = "true")
+    @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
+            defaultValue = MavenScanSupport.DEFAULT_DETECT_LOCAL_DEVICES)
     private boolean detectLocalDevices;
 
     /**
@@ -124,14 +121,14 @@ public class CheckMojo extends AbstractMojo {
      * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread. With a
      * complete {@code launchLog} it judges the launched kernels' reservation, else the static worst case.
      */
-    @Parameter(property = "cudaStackBudget.maxReservation")
+    @Parameter(property = PropertyNames.MAX_RESERVATION)
     private String maxReservation;
 
     /**
      * Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. With
      * a complete {@code launchLog} only the launched kernels are judged (a kernel that never launches takes no stack).
      */
-    @Parameter(property = "cudaStackBudget.maxStackPerThread")
+    @Parameter(property = PropertyNames.MAX_STACK_PER_THREAD)
     private String maxStackPerThread;
 
     /**
@@ -143,18 +140,18 @@ public class CheckMojo extends AbstractMojo {
      * status is not {@code ok} or one with malformed lines gives warnings (an incomplete log keeps the static
      * headline). A blank value means the static check.
      */
-    @Parameter(property = "cudaStackBudget.launchLog")
+    @Parameter(property = PropertyNames.LAUNCH_LOG)
     private String launchLog;
 
     /**
      * Launched mode: the library log of that run (the libraries it loaded). Default: {@code <launchLog>.libraries}
      * when it exists. Launched kernels that the configured libraries lack are looked up in the libraries it names.
      */
-    @Parameter(property = "cudaStackBudget.libraryLog")
+    @Parameter(property = PropertyNames.LIBRARY_LOG)
     private String libraryLog;
 
     /** Fail the build on a violation; {@code false} logs the same text as a warning. */
-    @Parameter(property = "cudaStackBudget.failOnViolation", defaultValue = "true")
+    @Parameter(property = PropertyNames.FAIL_ON_VIOLATION, defaultValue = "true")
     private boolean failOnViolation;
 
     /** Where the reports go. */
@@ -162,42 +159,30 @@ public class CheckMojo extends AbstractMojo {
     private File outputDirectory;
 
     /** Rows in the verbose per-kernel listing (0 = all). */
-    @Parameter(property = "cudaStackBudget.top", defaultValue = "25")
+    @Parameter(property = PropertyNames.TOP, defaultValue = MavenScanSupport.DEFAULT_TOP)
     private int top;
 
     /** List kernels with a stack frame per device and the libraries with their "used by" in the log. */
-    @Parameter(property = "cudaStackBudget.verbose", defaultValue = "false")
+    @Parameter(property = PropertyNames.VERBOSE, defaultValue = "false")
     private boolean verbose;
 
     /** Time limit in seconds for cuobjdump on one file. */
-    @Parameter(property = "cudaStackBudget.timeout", defaultValue = "600")
+    @Parameter(property = PropertyNames.TIMEOUT, defaultValue = MavenScanSupport.DEFAULT_TIMEOUT)
     private int timeout;
 
     /** Files read at once (0 = number of processors, at most 8). */
-    @Parameter(property = "cudaStackBudget.parallelism", defaultValue = "0")
+    @Parameter(property = PropertyNames.PARALLELISM, defaultValue = MavenScanSupport.DEFAULT_PARALLELISM)
     private int parallelism;
 
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    private MavenProject project;
+    @Override
+    protected String subject() {
+        return "CUDA stack budget check";
+    }
 
     @Override
-    public void execute() throws MojoExecutionException, MojoFailureException {
+    protected void executeMojo() throws CheckException, MojoExecutionException, MojoFailureException {
         Log log = getLog();
-        if (skip) {
-            log.info("Skipping the CUDA stack budget check: cudaStackBudget.skip is set.");
-            return;
-        }
-        CheckOptions options = options();
-        CheckRunner.Outcome outcome;
-        try {
-            outcome = CheckRunner.run(options, new MavenLogListener(log));
-        } catch (CheckException e) {
-            throw new MojoExecutionException(e.getMessage(), e);
-        } catch (RuntimeException e) {
-            // a defect, not a user error: one line in the log; the trace stays available with -e
-            throw new MojoExecutionException("CUDA stack budget check failed unexpectedly (" + e
-                    + "); please report it with the build log", e);
-        }
+        CheckRunner.Outcome outcome = CheckRunner.run(options(), MavenScanSupport.listener(log));
         if (outcome.result().noKernels()) {
             outcome.summary().forEach(log::info);
             return;
@@ -211,44 +196,23 @@ public class CheckMojo extends AbstractMojo {
             }
         }
         outcome.summary().forEach(log::info);
-        if (outcome.failed()) {
-            String message = outcome.violations().get(0)
-                    + (outcome.violations().size() > 1 ? " (and " + (outcome.violations().size() - 1) + " more violation(s))" : "")
-                    + ". See " + outcome.reports().get(0) + "; raise the budget, shrink the kernel's frame, or set "
-                    + "cudaStackBudget.failOnViolation=false to only warn.";
-            if (failOnViolation) {
-                throw new MojoFailureException(message);
-            }
-            log.warn("CUDA stack budget exceeded, but failOnViolation is false: " + message);
+        if (!outcome.failed()) {
+            return;
         }
+        List<String> violations = outcome.violations();
+        String found = violations.get(0) + (violations.size() > 1 ? " (and " + (violations.size() - 1)
+                + " more violation(s))" : "") + ". See " + outcome.reports().get(0);
+        if (failOnViolation) {
+            throw new MojoFailureException(found + "; raise the budget, shrink the kernel's frame, or set "
+                    + MavenFrontend.INSTANCE.howToSet(Option.FAIL_ON_VIOLATION, "false") + " to only warn.");
+        }
+        log.warn("CUDA stack budget exceeded: " + found + ". The build continues because failOnViolation is false.");
     }
 
     CheckOptions options() throws MojoExecutionException {
-        return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
-                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, timeout,
-                parallelism, new JarScanParameters(scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
-                        jarExcludes)).toOptions(project, getLog()::info)
-                .withLaunchLog(resolve(launchLog), resolve(libraryLog));
-    }
-
-    /** A path the user wrote, relative to the project's base directory; null when blank. */
-    private Path resolve(String path) {
-        if (path == null || path.isBlank()) {
-            return null;
-        }
-        return project.getBasedir().toPath().resolve(path.strip()).toAbsolutePath().normalize();
-    }
-
-    /** Sends the core's progress to the Maven log. */
-    record MavenLogListener(Log log) implements CheckListener {
-        @Override
-        public void info(String line) {
-            log.info(line);
-        }
-
-        @Override
-        public void warn(String line) {
-            log.warn(line);
-        }
+        return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
+                libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
+                jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
+                libraryLog, timeout, parallelism, top), outputDirectory.toPath(), verbose);
     }
 }

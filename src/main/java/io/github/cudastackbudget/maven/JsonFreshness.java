@@ -18,7 +18,8 @@ import java.util.List;
  * <p>The rule ("up to date"): the JSON file exists, and its last-modified time is not earlier than that of
  * <ol>
  * <li>every file the configured {@code libraries} file sets match and every {@code libraryFiles} entry (the same
- * patterns {@code check} scans; matched, not probed, so a rebuilt library of any kind makes the JSON stale), and</li>
+ * patterns {@code check} scans; matched, not probed, so a rebuilt library of any kind makes the JSON stale), and the
+ * configured {@code launchLog} and its library log (a newer recorded run), and</li>
  * <li>the project's POM file (a changed configuration: devices, budgets, file sets),</li>
  * </ol>
  * and every library the JSON lists ({@code libraries[].path}) still exists ({@link #missingLibraries}). Anything else
@@ -42,7 +43,7 @@ final class JsonFreshness {
     /**
      * @param json          the JSON report
      * @param fileSets      what the goal would scan, by pattern
-     * @param explicitFiles what the goal would scan, named one by one
+     * @param explicitFiles what the goal would read, named one by one: {@code libraryFiles}, the launch logs
      * @param pom           the project's POM file, or null when the project has none
      */
     static Decision decide(Path json, List<FileSetSpec> fileSets, List<Path> explicitFiles, Path pom)

@@ -11,13 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
-import org.apache.maven.project.MavenProject;
 
 /**
  * Launched mode: provides the CUPTI injection library that records the kernels a run launches, and the log paths, as
@@ -40,46 +39,33 @@ import org.apache.maven.project.MavenProject;
  * write to the same log merge their records at exit.
  */
 @Mojo(name = "prepare-agent", defaultPhase = LifecyclePhase.INITIALIZE, threadSafe = true)
-public class PrepareAgentMojo extends AbstractMojo {
+public class PrepareAgentMojo extends AbstractStackBudgetMojo {
 
-    /** Project property: the extracted injection library. */
-    public static final String AGENT_LIBRARY_PROPERTY = "cudaStackBudget.agentLibrary";
-    /** Project property (and the check's user property): the kernel launch log. */
-    public static final String LAUNCH_LOG_PROPERTY = "cudaStackBudget.launchLog";
-    /** Project property (and the check's user property): the library log. */
-    public static final String LIBRARY_LOG_PROPERTY = "cudaStackBudget.libraryLog";
-    /** Project property: the environment as one shell snippet. */
-    public static final String AGENT_ENV_PROPERTY = "cudaStackBudget.agentEnv";
-    /** Project property: the environment as a file of export lines. */
-    public static final String AGENT_ENV_FILE_PROPERTY = "cudaStackBudget.agentEnvFile";
     /** The file of export lines, in {@code agentDirectory}. */
     public static final String AGENT_ENV_FILE = "agent-env.sh";
 
-    /** Skip: set the properties to empty strings (runs are not recorded; the check stays static). */
-    @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
-    private boolean skip;
+    /** The project properties this goal sets. */
+    static final List<String> PROPERTIES = List.of(PropertyNames.AGENT_LIBRARY, PropertyNames.LAUNCH_LOG,
+            PropertyNames.LIBRARY_LOG, PropertyNames.AGENT_ENV, PropertyNames.AGENT_ENV_FILE);
 
     /** Where the injection library writes the kernel launch log. */
-    @Parameter(property = LAUNCH_LOG_PROPERTY, defaultValue = "${project.build.directory}/cuda-stack-budget/launch.log")
+    @Parameter(property = PropertyNames.LAUNCH_LOG, defaultValue = "${project.build.directory}/cuda-stack-budget/launch.log")
     private String launchLog;
 
     /** Where the injection library writes the library log. Default: {@code <launchLog>.libraries}. */
-    @Parameter(property = LIBRARY_LOG_PROPERTY)
+    @Parameter(property = PropertyNames.LIBRARY_LOG)
     private String libraryLog;
 
     /**
      * Keep the logs of earlier runs, so that the records of this run are merged into them (JaCoCo's {@code append}).
      * {@code false} deletes them first, so the check sees this build's launches only.
      */
-    @Parameter(property = "cudaStackBudget.append", defaultValue = "true")
+    @Parameter(property = PropertyNames.APPEND, defaultValue = "true")
     private boolean append;
 
     /** Where the injection library is extracted to. */
     @Parameter(defaultValue = "${project.build.directory}/cuda-stack-budget-agent", required = true)
     private File agentDirectory;
-
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    private MavenProject project;
 
     /** The platform, overridable for tests. */
     String osName = System.getProperty("os.name");
@@ -87,17 +73,20 @@ public class PrepareAgentMojo extends AbstractMojo {
     AgentLibrary.Source source = AgentLibrary.packaged();
 
     @Override
-    public void execute() throws MojoExecutionException {
-        if (skip) {
-            // like JaCoCo's argLine: empty values, so ${...} in <environmentVariables> resolve to nothing
-            for (String property : List.of(AGENT_LIBRARY_PROPERTY, LAUNCH_LOG_PROPERTY, LIBRARY_LOG_PROPERTY,
-                    AGENT_ENV_PROPERTY, AGENT_ENV_FILE_PROPERTY)) {
-                project.getProperties().setProperty(property, "");
-            }
-            getLog().info("Skipping prepare-agent (skip is set): the " + AGENT_LIBRARY_PROPERTY + " and log properties "
-                    + "are empty, so runs are not recorded and the check stays static.");
-            return;
-        }
+    protected String subject() {
+        return "CUDA launch recorder (prepare-agent)";
+    }
+
+    /** Like JaCoCo's argLine: empty values, so that ${...} in {@code <environmentVariables>} resolve to nothing. */
+    @Override
+    protected String skipped() {
+        PROPERTIES.forEach(property -> project.getProperties().setProperty(property, ""));
+        return ", so the " + PropertyNames.AGENT_LIBRARY + " and log properties are empty: runs are not recorded and "
+                + "the check stays static";
+    }
+
+    @Override
+    protected void executeMojo() throws MojoExecutionException {
         Path directory = agentDirectory.toPath().toAbsolutePath().normalize();
         Path library = directory.resolve(AgentLibrary.FILE_NAME);
         AgentLibrary.Extraction extraction;
@@ -107,27 +96,18 @@ public class PrepareAgentMojo extends AbstractMojo {
             throw new MojoExecutionException(e.getMessage(), e);
         }
         // -DcudaStackBudget.launchLog= (empty: "check statically in this build") reaches this goal too: keep the default
-        Path launch = launchLog == null || launchLog.isBlank()
-                ? Path.of(project.getBuild().getDirectory(), "cuda-stack-budget", "launch.log").toAbsolutePath().normalize()
-                : absolute(launchLog);
+        Path launch = Objects.requireNonNullElse(MavenScanSupport.resolve(project, launchLog), Path.of(
+                project.getBuild().getDirectory(), "cuda-stack-budget", "launch.log").toAbsolutePath().normalize());
         if (Files.isDirectory(launch)) {
             throw new MojoExecutionException("launchLog " + launch + " is a directory: name a file, e.g. "
                     + launch.resolve("launch.log"));
         }
-        Path libraries = libraryLog == null || libraryLog.isBlank()
-                ? launch.resolveSibling(launch.getFileName() + CheckOptions.LIBRARY_LOG_SUFFIX) : absolute(libraryLog);
+        Path libraries = Objects.requireNonNullElse(MavenScanSupport.resolve(project, libraryLog),
+                launch.resolveSibling(launch.getFileName() + CheckOptions.LIBRARY_LOG_SUFFIX));
         Map<String, String> environment = AgentLibrary.environment(library, launch, libraries);
         Path envFile = directory.resolve(AGENT_ENV_FILE);
         try {
-            Files.createDirectories(launch.getParent());
-            Files.createDirectories(libraries.getParent());
-            if (!append) {
-                for (Path stale : List.of(launch, libraries)) {
-                    if (Files.deleteIfExists(stale)) {
-                        getLog().info("Deleted the log of an earlier run (append is false): " + stale);
-                    }
-                }
-            }
+            prepareLogs(launch, libraries);
             List<String> exports = new ArrayList<>();
             exports.add("# written by cuda-stack-budget:prepare-agent: . this file, then run the job");
             environment.forEach((name, value) -> exports.add("export " + name + "="
@@ -138,21 +118,26 @@ public class PrepareAgentMojo extends AbstractMojo {
                     + envFile + ": " + e.getMessage(), e);
         }
         Properties properties = project.getProperties();
-        properties.setProperty(AGENT_LIBRARY_PROPERTY, library.toString());
-        properties.setProperty(LAUNCH_LOG_PROPERTY, launch.toString());
-        properties.setProperty(LIBRARY_LOG_PROPERTY, libraries.toString());
-        properties.setProperty(AGENT_ENV_PROPERTY, AgentLibrary.shellSnippet(environment));
-        properties.setProperty(AGENT_ENV_FILE_PROPERTY, envFile.toString());
+        properties.setProperty(PropertyNames.AGENT_LIBRARY, library.toString());
+        properties.setProperty(PropertyNames.LAUNCH_LOG, launch.toString());
+        properties.setProperty(PropertyNames.LIBRARY_LOG, libraries.toString());
+        properties.setProperty(PropertyNames.AGENT_ENV, AgentLibrary.shellSnippet(environment));
+        properties.setProperty(PropertyNames.AGENT_ENV_FILE, envFile.toString());
         getLog().info("CUDA launch recorder " + (extraction == AgentLibrary.Extraction.WRITTEN ? "extracted to "
                 : "up to date at ") + library);
-        getLog().info("  " + AGENT_ENV_PROPERTY + " = " + properties.getProperty(AGENT_ENV_PROPERTY));
+        getLog().info("  " + PropertyNames.AGENT_ENV + " = " + properties.getProperty(PropertyNames.AGENT_ENV));
     }
 
-    private Path absolute(String file) {
-        Path path = Path.of(file.strip());
-        if (!path.isAbsolute()) {
-            path = project.getBasedir().toPath().resolve(path);
+    /** Creates the logs' directories; deletes the logs of earlier runs unless {@code append}. */
+    private void prepareLogs(Path launch, Path libraries) throws IOException {
+        Files.createDirectories(launch.getParent());
+        Files.createDirectories(libraries.getParent());
+        if (!append) {
+            for (Path stale : List.of(launch, libraries)) {
+                if (Files.deleteIfExists(stale)) {
+                    getLog().info("Deleted the log of an earlier run (append is false): " + stale);
+                }
+            }
         }
-        return path.toAbsolutePath().normalize();
     }
 }

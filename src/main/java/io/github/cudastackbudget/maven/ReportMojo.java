@@ -1,13 +1,17 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.CheckException;
+import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import java.io.File;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,9 +31,10 @@ import org.apache.maven.reporting.MavenReportException;
  * cannot run. Standalone ({@code mvn cuda-stack-budget:report}) the page goes to {@code target/reports/}.
  *
  * <p>Data: the JSON report that {@code check} wrote ({@code jsonReport}) when it is up to date, that is, not older
- * than any file the configured {@code libraries}/{@code libraryFiles} match and not older than the POM, with every
- * library it lists still present; otherwise this goal scans with its own configuration (the same parameters as
- * {@code check}) and writes the JSON and text reports into {@code jsonReport}'s directory. A budget that is exceeded
+ * than any file the configured {@code libraries}/{@code libraryFiles} match, than the configured launch logs and than
+ * the POM, with every library it lists still present; otherwise this goal scans with its own configuration (the same
+ * parameters as {@code check}, launch logs included) and writes the JSON and text reports into {@code jsonReport}'s
+ * directory. A budget that is exceeded
  * never fails the site: the page shows the verdict. Misuse (a bad size, an unknown engine, no cuobjdump where device
  * code exists) fails the goal with one line.
  *
@@ -39,15 +44,17 @@ import org.apache.maven.reporting.MavenReportException;
 @Mojo(name = "report", threadSafe = true, requiresDependencyResolution = ResolutionScope.TEST)
 public class ReportMojo extends AbstractMavenReport {
 
+    private static final String SUBJECT = "CUDA Stack Budget report";
+
     /** Skip the report (the site then has no CUDA Stack Budget page). */
-    @Parameter(property = "cudaStackBudget.skip", defaultValue = "false")
+    @Parameter(property = PropertyNames.SKIP, defaultValue = "false")
     private boolean skip;
 
     /**
      * The JSON report of {@code check}, rendered when up to date. When this goal scans itself, it writes its
      * reports into this file's directory.
      */
-    @Parameter(property = "cudaStackBudget.jsonReport",
+    @Parameter(property = PropertyNames.JSON_REPORT,
             defaultValue = "${project.build.directory}/cuda-stack-budget/cuda-stack-budget.json", required = true)
     private File jsonReport;
 
@@ -56,11 +63,11 @@ public class ReportMojo extends AbstractMavenReport {
      * {@code json} (always the JSON, with a warning when it is stale; fails when it is missing) or {@code scan}
      * (always scan).
      */
-    @Parameter(property = "cudaStackBudget.reportSource", defaultValue = "auto")
+    @Parameter(property = PropertyNames.REPORT_SOURCE, defaultValue = "auto")
     private String reportSource;
 
     /** Worst kernels listed per device (0 = every kernel with a stack frame). */
-    @Parameter(property = "cudaStackBudget.top", defaultValue = "25")
+    @Parameter(property = PropertyNames.TOP, defaultValue = MavenScanSupport.DEFAULT_TOP)
     private int top;
 
     /** What to scan, as in {@code check} (default: the build directory, {@code **}/{@code *.so} and friends). */
@@ -72,11 +79,11 @@ public class ReportMojo extends AbstractMavenReport {
     private List<File> libraryFiles;
 
     /** The cuobjdump executable, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.cuobjdump")
+    @Parameter(property = PropertyNames.CUOBJDUMP)
     private String cuobjdump;
 
     /** How kernels are read, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.engine", defaultValue = "auto")
+    @Parameter(property = PropertyNames.ENGINE, defaultValue = MavenScanSupport.DEFAULT_ENGINE)
     private String engine;
 
     /**
@@ -84,18 +91,18 @@ public class ReportMojo extends AbstractMavenReport {
      * libraries matching {@code jarIncludes}, read in place by the native reader. Labels read
      * {@code app-1.0.jar!/native/libx.so}.
      */
-    @Parameter(property = "cudaStackBudget.scanProjectJar", defaultValue = "true")
+    @Parameter(property = PropertyNames.SCAN_PROJECT_JAR, defaultValue = MavenScanSupport.DEFAULT_SCAN_PROJECT_JAR)
     private boolean scanProjectJar;
 
     /**
      * Also look into the project's dependency JARs of {@code dependencyScopes} (e.g. a JavaCPP or RAPIDS artifact that
      * ships CUDA libraries); each library is attributed to its artifact in the "used by" listing.
      */
-    @Parameter(property = "cudaStackBudget.scanDependencies", defaultValue = "false")
+    @Parameter(property = PropertyNames.SCAN_DEPENDENCIES, defaultValue = MavenScanSupport.DEFAULT_SCAN_DEPENDENCIES)
     private boolean scanDependencies;
 
     /** The dependency scopes {@code scanDependencies} covers, comma-separated. */
-    @Parameter(property = "cudaStackBudget.dependencyScopes", defaultValue = "compile,runtime")
+    @Parameter(property = PropertyNames.DEPENDENCY_SCOPES, defaultValue = MavenScanSupport.DEFAULT_DEPENDENCY_SCOPES)
     private String dependencyScopes;
 
     /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
@@ -111,27 +118,39 @@ public class ReportMojo extends AbstractMavenReport {
     private List<Device> devices;
 
     /** Comma-separated catalog ids, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.devices")
+    @Parameter(property = PropertyNames.DEVICE_PRESETS)
     private String devicePresets;
 
     /** With no devices configured, look for local GPUs first, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.detectLocalDevices", defaultValue = "true")
+    @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
+            defaultValue = MavenScanSupport.DEFAULT_DETECT_LOCAL_DEVICES)
     private boolean detectLocalDevices;
 
     /** Budget for every device without its own, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.maxReservation")
+    @Parameter(property = PropertyNames.MAX_RESERVATION)
     private String maxReservation;
 
     /** Largest allowed stack frame per thread, as in {@code check}. */
-    @Parameter(property = "cudaStackBudget.maxStackPerThread")
+    @Parameter(property = PropertyNames.MAX_STACK_PER_THREAD)
     private String maxStackPerThread;
 
+    /**
+     * Launched mode, as in {@code check}: the kernel launch log of a recorded run; this goal's own scan then judges the
+     * kernels that run launched. Blank: the static check.
+     */
+    @Parameter(property = PropertyNames.LAUNCH_LOG)
+    private String launchLog;
+
+    /** Launched mode, as in {@code check}: the library log of that run (default: {@code <launchLog>.libraries}). */
+    @Parameter(property = PropertyNames.LIBRARY_LOG)
+    private String libraryLog;
+
     /** Time limit in seconds for cuobjdump on one file. */
-    @Parameter(property = "cudaStackBudget.timeout", defaultValue = "600")
+    @Parameter(property = PropertyNames.TIMEOUT, defaultValue = MavenScanSupport.DEFAULT_TIMEOUT)
     private int timeout;
 
     /** Files read at once (0 = number of processors, at most 8). */
-    @Parameter(property = "cudaStackBudget.parallelism", defaultValue = "0")
+    @Parameter(property = PropertyNames.PARALLELISM, defaultValue = MavenScanSupport.DEFAULT_PARALLELISM)
     private int parallelism;
 
     @Override
@@ -150,12 +169,41 @@ public class ReportMojo extends AbstractMavenReport {
                 + "the kernels and libraries that cause it.";
     }
 
+    /** Set once the skip line is logged: the site plugin and AbstractMavenReport may each ask. */
+    private boolean skipLogged;
+
     @Override
     public boolean canGenerateReport() {
-        if (skip) {
-            getLog().info("Skipping the CUDA Stack Budget report: cudaStackBudget.skip is set.");
+        if (skip && !skipLogged) {
+            skipLogged = true;
+            getLog().info(AbstractStackBudgetMojo.skipLine(SUBJECT, ""));
         }
         return !skip;
+    }
+
+    /**
+     * The log; when the goal is skipped, without the line {@code Skipping <plugin>:report report goal} that
+     * {@code AbstractMavenReport.execute()} adds to {@link #canGenerateReport()}'s (which names the property).
+     */
+    @Override
+    public Log getLog() {
+        Log log = super.getLog();
+        if (!skip) {
+            return log;
+        }
+        return (Log) Proxy.newProxyInstance(Log.class.getClassLoader(), new Class<?>[] {Log.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("info") && args != null && args.length == 1
+                            && args[0] instanceof CharSequence line && line.toString().startsWith("Skipping ")
+                            && line.toString().endsWith(":report report goal")) {
+                        return null;
+                    }
+                    try {
+                        return method.invoke(log, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Override
@@ -179,79 +227,88 @@ public class ReportMojo extends AbstractMavenReport {
     ReportData load() throws MavenReportException {
         Log log = getLog();
         ReportSource mode = ReportSource.parse(reportSource);
-        CheckParameters parameters = parameters();
+        CheckOptions options;
         try {
-            // misuse fails the goal even when an up-to-date JSON would make the scan unnecessary
-            parameters.validate();
-        } catch (MojoExecutionException e) {
+            options = options();
+            // misuse fails the goal even when an up-to-date JSON makes the scan unnecessary
+            CheckRunner.validate(options);
+        } catch (MojoExecutionException | CheckException e) {
             throw new MavenReportException(e.getMessage(), e);
         }
-        Path json = jsonReport.toPath();
-        if (mode != ReportSource.SCAN) {
-            JsonFreshness.Decision decision;
-            try {
-                decision = JsonFreshness.decide(json, parameters.fileSets(project), parameters.explicitFiles(),
-                        project.getFile() == null ? null : project.getFile().toPath());
-            } catch (IOException e) {
-                throw new MavenReportException("cannot compare the times of " + json + " and its inputs: "
-                        + e.getMessage(), e);
-            }
-            if (mode == ReportSource.JSON || decision.upToDate()) {
-                ReportModel model;
-                try {
-                    model = ReportModel.read(json);
-                } catch (IOException e) {
-                    if (mode == ReportSource.JSON) {
-                        throw new MavenReportException(e.getMessage(), e);
-                    }
-                    log.warn("Cannot render the JSON report: " + e.getMessage());
-                    return scan(parameters, json.getFileName() + " cannot be read");
-                }
-                List<String> missing = JsonFreshness.missingLibraries(
-                        model.libraries().stream().map(LibraryReport::path).toList());
-                if (mode == ReportSource.JSON || missing.isEmpty()) {
-                    if (!decision.upToDate()) {
-                        log.warn("Rendering " + json + " although it is stale (reportSource=json): " + decision.reason());
-                    }
-                    log.info("CUDA Stack Budget report from " + json + ": " + decision.reason());
-                    return new ReportData(model, "Figures from " + json.getFileName() + ", written by the check goal.");
-                }
-                return scan(parameters, json.getFileName() + " lists libraries that no longer exist: "
-                        + String.join(", ", missing));
-            }
-            return scan(parameters, decision.reason());
+        if (mode == ReportSource.SCAN) {
+            return scan(options, "reportSource is scan");
         }
-        return scan(parameters, "reportSource is scan");
+        Path json = jsonReport.toPath();
+        JsonFreshness.Decision decision;
+        try {
+            decision = JsonFreshness.decide(json, options.fileSets(), inputFiles(options),
+                    project.getFile() == null ? null : project.getFile().toPath());
+        } catch (IOException e) {
+            throw new MavenReportException("cannot compare the times of " + json + " and its inputs: "
+                    + e.getMessage(), e);
+        }
+        if (mode == ReportSource.AUTO && !decision.upToDate()) {
+            return scan(options, decision.reason());
+        }
+        ReportModel model;
+        try {
+            model = ReportModel.read(json);
+        } catch (IOException e) {
+            if (mode == ReportSource.JSON) {
+                throw new MavenReportException(e.getMessage(), e);
+            }
+            log.warn("Cannot render the JSON report: " + e.getMessage());
+            return scan(options, json.getFileName() + " cannot be read");
+        }
+        List<String> missing = JsonFreshness.missingLibraries(
+                model.libraries().stream().map(LibraryReport::path).toList());
+        if (mode == ReportSource.AUTO && !missing.isEmpty()) {
+            return scan(options, json.getFileName() + " lists libraries that no longer exist: "
+                    + String.join(", ", missing));
+        }
+        if (!decision.upToDate()) {
+            log.warn("Rendering " + json + " although it is stale (reportSource=json): " + decision.reason());
+        }
+        log.info("CUDA Stack Budget report from " + json + ": " + decision.reason());
+        return new ReportData(model, "Figures from " + json.getFileName() + ", written by the check goal.");
     }
 
-    private ReportData scan(CheckParameters parameters, String reason) throws MavenReportException {
+    /** What the JSON must not be older than, besides the file sets: the named files and the launch logs. */
+    private static List<Path> inputFiles(CheckOptions options) {
+        List<Path> files = new ArrayList<>(options.libraryFiles());
+        if (options.launchLog() != null) {
+            files.add(options.launchLog());
+            files.add(options.effectiveLibraryLog());
+        }
+        return files;
+    }
+
+    private ReportData scan(CheckOptions options, String reason) throws MavenReportException {
         getLog().info("Scanning for the CUDA Stack Budget report: " + reason);
         CheckRunner.Outcome outcome;
         try {
-            outcome = CheckRunner.run(parameters.toOptions(project), new CheckMojo.MavenLogListener(getLog()));
-        } catch (MojoExecutionException | CheckException e) {
+            outcome = CheckRunner.run(options, MavenScanSupport.listener(getLog()));
+        } catch (CheckException e) {
             throw new MavenReportException(e.getMessage(), e);
         }
         outcome.violations().forEach(getLog()::warn);
         Path written = outcome.reports().stream()
                 .filter(path -> path.getFileName().toString().equals(JsonReportWriter.FILE_NAME)).findFirst()
                 .orElseThrow(() -> new MavenReportException("the scan wrote no " + JsonReportWriter.FILE_NAME));
-        return new ReportData(read(written), "Figures from the report goal's own scan (" + reason + ").");
-    }
-
-    private static ReportModel read(Path json) throws MavenReportException {
         try {
-            return ReportModel.read(json);
+            return new ReportData(ReportModel.read(written),
+                    "Figures from the report goal's own scan (" + reason + ").");
         } catch (IOException e) {
             throw new MavenReportException(e.getMessage(), e);
         }
     }
 
-    CheckParameters parameters() {
-        File directory = jsonReport.getAbsoluteFile().getParentFile();
-        return new CheckParameters(libraries, libraryFiles, cuobjdump, engine, devices, devicePresets,
-                detectLocalDevices, maxReservation, maxStackPerThread, directory, top, false, timeout, parallelism,
-                new JarScanParameters(scanProjectJar, scanDependencies, dependencyScopes, jarIncludes, jarExcludes));
+    /** The core's options of this goal's own scan: reports into {@code jsonReport}'s directory, no verbose listing. */
+    CheckOptions options() throws MojoExecutionException {
+        return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
+                libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
+                jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
+                libraryLog, timeout, parallelism, top), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
     }
 
     /** The {@code reportSource} values. */
@@ -265,8 +322,8 @@ public class ReportMojo extends AbstractMavenReport {
                     return source;
                 }
             }
-            throw new MavenReportException("reportSource '" + value + "' is unknown: use auto, json or scan "
-                    + "(cudaStackBudget.reportSource)");
+            throw new MavenReportException("reportSource '" + value + "' is unknown: use auto, json or scan ("
+                    + PropertyNames.REPORT_SOURCE + ")");
         }
     }
 }

@@ -86,6 +86,7 @@ class CheckMojoTest {
             assertThat(set.includes()).contains("**/*.so", "**/*.so.*", "**/*.cubin", "**/*.fatbin", "**/*.o", "**/*.a");
         });
         assertThat(options.usedBy()).isEqualTo("io.github.cudastackbudget.test:check-harness:1.0");
+        assertThat(options.frontend()).as("core messages name Maven's parameters").isSameAs(MavenFrontend.INSTANCE);
     }
 
     @Test
@@ -108,7 +109,9 @@ class CheckMojoTest {
                 .hasMessageContaining("my-ampere: stack reservation")
                 .hasMessageContaining("exceeds maxReservation 1.00 GiB")
                 .hasMessageContaining("void frameKernel<2550>(int*, int) [sm_80] in libframes.so")
-                .hasMessageNotContaining("more violation(s)");
+                .hasMessageNotContaining("more violation(s)")
+                .hasMessageEndingWith("; raise the budget, shrink the kernel's frame, or set "
+                        + "-DcudaStackBudget.failOnViolation=false to only warn.");
     }
 
     @Test
@@ -129,7 +132,16 @@ class CheckMojoTest {
     @MojoParameter(name = "failOnViolation", value = "false")
     void failOnViolationFalseOnlyWarns(CheckMojo mojo) throws Exception {
         wire(mojo);
+        LogLines log = new LogLines();
+        mojo.setLog(log);
         mojo.execute();
+        // the closing warning says what happened and why the build goes on; it gives no advice to set what is set
+        assertThat(log.containing("CUDA stack budget exceeded")).singleElement().asString()
+                .startsWith("WARN CUDA stack budget exceeded: my-ampere: stack reservation ")
+                .contains(". See " + build.resolve("cuda-stack-budget/cuda-stack-budget.json") + ". ")
+                .endsWith(". The build continues because failOnViolation is false.")
+                .doesNotContain("failOnViolation=false");
+        assertThat(log.lines).noneMatch(line -> line.startsWith("ERROR"));
         assertThat(Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json")))
                 .contains("\"kind\" : \"reservation\"");
     }
@@ -140,8 +152,12 @@ class CheckMojoTest {
     void skipDoesNothing(CheckMojo mojo) throws Exception {
         wire(mojo);
         setVariableValueToObject(mojo, "cuobjdump", "/nonexistent/cuobjdump");
+        LogLines log = new LogLines();
+        mojo.setLog(log);
         mojo.execute();
         assertThat(build.resolve("cuda-stack-budget")).doesNotExist();
+        assertThat(log.lines).containsExactly(
+                "INFO Skipping the CUDA stack budget check: cudaStackBudget.skip is set.");
     }
 
     @Test

@@ -60,7 +60,7 @@ class PrepareAgentMojoTest {
                         + "(/native/linux-x86_64/libcuda-stack-budget-cupti.so): it was built without the CUPTI "
                         + "headers; rebuild the plugin on a machine with the CUDA toolkit's CUPTI "
                         + "(extras/CUPTI/include) or use a released plugin jar");
-        assertThat(project.getProperties()).doesNotContainKey(PrepareAgentMojo.LAUNCH_LOG_PROPERTY);
+        assertThat(project.getProperties()).doesNotContainKey(PropertyNames.LAUNCH_LOG);
     }
 
     @Test
@@ -80,7 +80,12 @@ class PrepareAgentMojoTest {
     @MojoParameter(name = "skip", value = "true")
     void skipSetsEmptyPropertiesSoTheCheckStaysStatic(PrepareAgentMojo mojo) throws Exception {
         MavenProject project = wire(mojo);
+        LogLines log = new LogLines();
+        mojo.setLog(log);
         mojo.execute();
+        assertThat(log.lines).containsExactly("INFO Skipping the CUDA launch recorder (prepare-agent): "
+                + "cudaStackBudget.skip is set, so the cudaStackBudget.agentLibrary and log properties are empty: "
+                + "runs are not recorded and the check stays static.");
         assertThat(project.getProperties()).containsOnlyKeys("cudaStackBudget.agentLibrary",
                 "cudaStackBudget.launchLog", "cudaStackBudget.libraryLog", "cudaStackBudget.agentEnv",
                 "cudaStackBudget.agentEnvFile");
@@ -193,7 +198,7 @@ class PrepareAgentMojoTest {
                 .matcher(descriptor);
         assertThat(phase.find()).isTrue();
         assertThat(phase.group(1)).isEqualTo("initialize");
-        assertThat(PrepareAgentMojo.LAUNCH_LOG_PROPERTY).isEqualTo("cudaStackBudget.launchLog");
+        assertThat(PropertyNames.LAUNCH_LOG).isEqualTo("cudaStackBudget.launchLog");
     }
 
     private static String configuration(String descriptor, String goal) {

@@ -21,6 +21,8 @@ import org.apache.maven.api.plugin.testing.MojoParameter;
 import org.apache.maven.api.plugin.testing.MojoTest;
 import org.apache.maven.model.Build;
 import org.apache.maven.model.Model;
+import org.apache.maven.model.Plugin;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.project.MavenProject;
 import org.apache.maven.reporting.MavenReportException;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,8 +95,8 @@ class ReportMojoTest {
     @Test
     @InjectMojo(goal = "report", pom = POM)
     void pomConfigurationReachesTheScanOptions(ReportMojo mojo) throws Exception {
-        MavenProject project = wire(mojo);
-        CheckOptions options = mojo.parameters().toOptions(project);
+        wire(mojo);
+        CheckOptions options = mojo.options();
         assertThat(options.engine()).isEqualTo("cuobjdump");
         assertThat(options.top()).isEqualTo(7);
         assertThat(options.maxReservation()).isEqualTo("5%");
@@ -113,6 +115,9 @@ class ReportMojoTest {
         // the scan writes its reports where check writes them: the JSON's directory
         assertThat(options.outputDirectory()).isEqualTo(json().getParent());
         assertThat(options.usedBy()).isEqualTo("io.github.cudastackbudget.test:report-harness:1.0");
+        assertThat(options.verbose()).isFalse();
+        assertThat(options.launchLog()).isNull();
+        assertThat(options.frontend()).isSameAs(MavenFrontend.INSTANCE);
         assertThat(mojo.getOutputName()).isEqualTo("cuda-stack-budget");
         assertThat(mojo.getName(java.util.Locale.ROOT)).isEqualTo("CUDA Stack Budget");
         assertThat(mojo.getCategoryName()).isEqualTo(org.apache.maven.reporting.MavenReport.CATEGORY_PROJECT_REPORTS);
@@ -272,9 +277,60 @@ class ReportMojoTest {
     @MojoParameter(name = "skip", value = "true")
     void skipMeansNoPage(ReportMojo mojo) throws Exception {
         wire(mojo);
+        LogLines log = new LogLines();
+        mojo.setLog(log);
         assertThat(mojo.canGenerateReport()).isFalse();
+        assertThat(mojo.canGenerateReport()).as("the site plugin and AbstractMavenReport may both ask").isFalse();
+        assertThat(log.lines).containsExactly("INFO Skipping the CUDA Stack Budget report: cudaStackBudget.skip is set.");
         setVariableValueToObject(mojo, "skip", false);
         assertThat(mojo.canGenerateReport()).isTrue();
+    }
+
+    @Test
+    @InjectMojo(goal = "report", pom = POM)
+    @MojoParameter(name = "skip", value = "true")
+    void skippedStandaloneTheGoalLogsOneLineNamingTheProperty(ReportMojo mojo) throws Exception {
+        wire(mojo);
+        Plugin plugin = new Plugin();
+        plugin.setGroupId("io.github.cudastackbudget");
+        plugin.setArtifactId("cuda-stack-budget-maven-plugin");
+        plugin.setVersion("0.1.0-SNAPSHOT");
+        setVariableValueToObject(mojo, "mojoExecution", new MojoExecution(plugin, "report", "default-cli"));
+        LogLines log = new LogLines();
+        mojo.setLog(log);
+        // AbstractMavenReport.execute(): canGenerateReport(), then its own "Skipping <plugin>:report report goal"
+        mojo.execute();
+        assertThat(log.lines).containsExactly("INFO Skipping the CUDA Stack Budget report: cudaStackBudget.skip is set.");
+        assertThat(build.resolve("reports")).doesNotExist();
+    }
+
+    @Test
+    @InjectMojo(goal = "report", pom = POM)
+    void theOwnScanHonoursTheLaunchLogAndANewerLogMakesTheJsonStale(ReportMojo mojo) throws Exception {
+        wire(mojo);
+        setVariableValueToObject(mojo, "maxReservation", "1 GiB");
+        Path launch = build.resolve("runs/launch.log");
+        Files.createDirectories(launch.getParent());
+        Files.writeString(launch, "# cuda-stack-budget launch log 1\n# status: ok\n# processes: 1\n"
+                + "_Z11frameKernelILi64EEvPii\tmain\t1024\n");
+        Files.setLastModifiedTime(launch, FileTime.from(PAST));
+        setVariableValueToObject(mojo, "launchLog", "runs/launch.log");
+        assertThat(mojo.options().launchLog()).as("relative to the base directory").isEqualTo(launch);
+
+        ReportMojo.ReportData data = mojo.load();
+        assertThat(scans()).isEqualTo(1);
+        // launched: my-ampere's 221,184 threads x 256 B (frameKernel<64>) are within 1 GiB; statically it fails
+        assertThat(Files.readString(json())).contains("\"launchedReservationBytes\" : " + (221_184L * 256),
+                "\"unmatchedLaunchedKernels\" : [ ]");
+        assertThat(data.model().devices()).filteredOn(d -> d.name().equals("my-ampere")).singleElement()
+                .satisfies(d -> assertThat(d.status()).isEqualTo(Verdict.PASS));
+
+        mojo.load();
+        assertThat(scans()).as("the JSON is up to date").isEqualTo(1);
+        Files.setLastModifiedTime(launch, FileTime.from(Files.getLastModifiedTime(json()).toInstant().plusSeconds(5)));
+        ReportMojo.ReportData again = mojo.load();
+        assertThat(scans()).isEqualTo(2);
+        assertThat(again.source()).contains(launch + " is newer than " + json());
     }
 
     @Test

@@ -1,0 +1,74 @@
+package io.github.cudastackbudget.maven;
+
+import io.github.cudastackbudget.core.text.Option;
+import java.util.Optional;
+
+/**
+ * Every property name of the goals in one place (as Jib's {@code PropertyNames}): the user properties of the parameters
+ * ({@code -DcudaStackBudget.maxReservation=1GiB}) and the project properties that {@code prepare-agent} sets.
+ */
+public final class PropertyNames {
+
+    /** Skip the goal ({@code check}, {@code report}, {@code prepare-agent}). */
+    public static final String SKIP = "cudaStackBudget.skip";
+    public static final String CUOBJDUMP = "cudaStackBudget.cuobjdump";
+    public static final String ENGINE = "cudaStackBudget.engine";
+    public static final String SCAN_PROJECT_JAR = "cudaStackBudget.scanProjectJar";
+    public static final String SCAN_DEPENDENCIES = "cudaStackBudget.scanDependencies";
+    public static final String DEPENDENCY_SCOPES = "cudaStackBudget.dependencyScopes";
+    /** The user property of the {@code devicePresets} parameter (the short name users type). */
+    public static final String DEVICE_PRESETS = "cudaStackBudget.devices";
+    public static final String DETECT_LOCAL_DEVICES = "cudaStackBudget.detectLocalDevices";
+    public static final String MAX_RESERVATION = "cudaStackBudget.maxReservation";
+    public static final String MAX_STACK_PER_THREAD = "cudaStackBudget.maxStackPerThread";
+    /** The kernel launch log: a user property of {@code check} and {@code report}, set by {@code prepare-agent}. */
+    public static final String LAUNCH_LOG = "cudaStackBudget.launchLog";
+    /** The library log: a user property of {@code check} and {@code report}, set by {@code prepare-agent}. */
+    public static final String LIBRARY_LOG = "cudaStackBudget.libraryLog";
+    public static final String FAIL_ON_VIOLATION = "cudaStackBudget.failOnViolation";
+    public static final String TOP = "cudaStackBudget.top";
+    public static final String VERBOSE = "cudaStackBudget.verbose";
+    public static final String TIMEOUT = "cudaStackBudget.timeout";
+    public static final String PARALLELISM = "cudaStackBudget.parallelism";
+
+    /** {@code report}: the JSON report of {@code check}. */
+    public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
+    /** {@code report}: where the figures come from. */
+    public static final String REPORT_SOURCE = "cudaStackBudget.reportSource";
+
+    /** {@code prepare-agent}: keep the logs of earlier runs. */
+    public static final String APPEND = "cudaStackBudget.append";
+    /** Project property set by {@code prepare-agent}: the extracted injection library. */
+    public static final String AGENT_LIBRARY = "cudaStackBudget.agentLibrary";
+    /** Project property set by {@code prepare-agent}: the environment as one shell snippet. */
+    public static final String AGENT_ENV = "cudaStackBudget.agentEnv";
+    /** Project property set by {@code prepare-agent}: the environment as a file of export lines. */
+    public static final String AGENT_ENV_FILE = "cudaStackBudget.agentEnvFile";
+
+    private PropertyNames() {
+    }
+
+    /** The user property of a core option's parameter; empty where it is set in the POM only. */
+    public static Optional<String> of(Option option) {
+        return Optional.ofNullable(switch (option) {
+            case SKIP -> SKIP;
+            case CUOBJDUMP -> CUOBJDUMP;
+            case ENGINE -> ENGINE;
+            case TIMEOUT -> TIMEOUT;
+            case PARALLELISM -> PARALLELISM;
+            case DEVICE_PRESETS -> DEVICE_PRESETS;
+            case DETECT_LOCAL_DEVICES -> DETECT_LOCAL_DEVICES;
+            case MAX_RESERVATION -> MAX_RESERVATION;
+            case MAX_STACK_PER_THREAD -> MAX_STACK_PER_THREAD;
+            case FAIL_ON_VIOLATION -> FAIL_ON_VIOLATION;
+            case TOP -> TOP;
+            case VERBOSE -> VERBOSE;
+            case SCAN_PROJECT_JAR -> SCAN_PROJECT_JAR;
+            case SCAN_DEPENDENCIES -> SCAN_DEPENDENCIES;
+            case DEPENDENCY_SCOPES -> DEPENDENCY_SCOPES;
+            case LAUNCH_LOG -> LAUNCH_LOG;
+            case LIBRARY_LOG -> LIBRARY_LOG;
+            case LIBRARIES, LIBRARY_FILES, DEVICES, OUTPUT_DIRECTORY, JAR_INCLUDES, JAR_EXCLUDES -> null;
+        });
+    }
+}
