@@ -33,6 +33,8 @@ String message = m.group(1)
 }
 assert It.mentionsBytes(message, reservation) : "the failure message lacks the reservation ${reservation}: ${message}"
 assert It.mentionsBytes(message, budget) : "the failure message lacks the budget ${budget}: ${message}"
+// the way out, spelled as a user types it
+assert message.contains('or set -DcudaStackBudget.failOnViolation=false to only warn.') : message
 
 // The JSON report is written before the build fails
 def report = It.readReport(basedir)
