@@ -47,81 +47,27 @@ public final class Main {
         System.exit(run(args));
     }
 
+    /** What the arguments ask for: the check's options, and whether to print only the summary. */
+    record Command(CheckOptions options, boolean quiet) {
+    }
+
     static int run(String[] args) {
-        List<FileSetSpec> fileSets = new ArrayList<>();
-        List<Path> files = new ArrayList<>();
-        List<JarInput> jars = new ArrayList<>();
-        List<DeviceDefinition> devices = new ArrayList<>();
-        String presets = null;
-        String maxReservation = null;
-        String maxStack = null;
-        String cuobjdump = null;
-        String engine = "auto";
-        Path output = Path.of("cuda-stack-budget");
-        int top = 25;
-        int parallelism = Math.min(8, Runtime.getRuntime().availableProcessors());
-        int timeout = 600;
-        boolean detect = true;
-        boolean verbose = false;
-        boolean quiet = false;
-        Path launchLog = null;
-        Path libraryLog = null;
+        Command command;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "-h", "--help" -> {
-                        System.out.println(USAGE);
-                        return 0;
-                    }
-                    case "--devices" -> presets = value(args, ++i, arg);
-                    case "--device" -> devices.add(device(value(args, ++i, arg)));
-                    case "--max-reservation" -> maxReservation = value(args, ++i, arg);
-                    case "--max-stack" -> maxStack = value(args, ++i, arg);
-                    case "--cuobjdump" -> cuobjdump = value(args, ++i, arg);
-                    case "--engine" -> engine = value(args, ++i, arg);
-                    case "--output" -> output = Path.of(value(args, ++i, arg));
-                    case "--top" -> top = number(value(args, ++i, arg), arg);
-                    case "--parallelism" -> parallelism = number(value(args, ++i, arg), arg);
-                    case "--timeout" -> timeout = number(value(args, ++i, arg), arg);
-                    case "--no-detect" -> detect = false;
-                    case "--launch-log" -> launchLog = Path.of(value(args, ++i, arg));
-                    case "--library-log" -> libraryLog = Path.of(value(args, ++i, arg));
-                    case "-v", "--verbose" -> verbose = true;
-                    case "-q", "--quiet" -> quiet = true;
-                    default -> {
-                        if (arg.startsWith("-")) {
-                            throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
-                        }
-                        Path path = Path.of(arg);
-                        if (Files.isDirectory(path)) {
-                            fileSets.add(new FileSetSpec(path, FileSetSpec.DEFAULT_INCLUDES, List.of()));
-                        } else if (isJar(path)) {
-                            jars.add(new JarInput(path, ""));
-                        } else {
-                            files.add(path);
-                        }
-                    }
-                }
-            }
-            if (fileSets.isEmpty() && files.isEmpty() && jars.isEmpty()) {
-                throw new IllegalArgumentException("no file or directory given\n" + USAGE);
-            }
-            if (timeout < 1) {
-                throw new IllegalArgumentException("--timeout must be at least 1");
-            }
-            if (libraryLog != null && launchLog == null) {
-                throw new IllegalArgumentException("--library-log needs --launch-log");
-            }
+            command = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("cuda-stack-budget: " + e.getMessage());
             return 2;
         }
-        boolean silent = quiet;
+        if (command == null) {
+            System.out.println(USAGE);
+            return 0;
+        }
+        boolean quiet = command.quiet();
         CheckListener listener = new CheckListener() {
             @Override
             public synchronized void info(String line) {
-                if (!silent) {
+                if (!quiet) {
                     System.out.println(line);
                 }
             }
@@ -131,11 +77,8 @@ public final class Main {
                 System.err.println("WARNING: " + line);
             }
         };
-        CheckOptions options = new CheckOptions(fileSets, files, "", engine, cuobjdump, Duration.ofSeconds(timeout),
-                parallelism, devices, presets, detect, maxReservation, maxStack, output, top, verbose, System.getenv(),
-                new JarScanOptions(jars, List.of(), List.of()), launchLog, libraryLog);
         try {
-            CheckRunner.Outcome outcome = CheckRunner.run(options, listener);
+            CheckRunner.Outcome outcome = CheckRunner.run(command.options(), listener);
             if (!quiet && !outcome.result().noKernels()) {
                 outcome.reportLines().forEach(System.out::println);
             }
@@ -151,6 +94,75 @@ public final class Main {
         }
     }
 
+    /**
+     * The command the arguments give, spelled for messages by {@link CliFrontend}; null for {@code --help}.
+     *
+     * @throws IllegalArgumentException misuse of the command line, one line (with the usage where it helps)
+     */
+    static Command parse(String[] args) {
+        List<FileSetSpec> fileSets = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
+        List<JarInput> jars = new ArrayList<>();
+        List<DeviceDefinition> devices = new ArrayList<>();
+        CheckOptions.Builder options = CheckOptions.builder().outputDirectory(Path.of("cuda-stack-budget"))
+                .environment(System.getenv()).frontend(CliFrontend.INSTANCE);
+        boolean quiet = false;
+        Path launchLog = null;
+        Path libraryLog = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "-h", "--help" -> {
+                    return null;
+                }
+                case CliFrontend.DEVICES -> options.devicePresets(value(args, ++i, arg));
+                case CliFrontend.DEVICE -> devices.add(device(value(args, ++i, arg)));
+                case CliFrontend.MAX_RESERVATION -> options.maxReservation(value(args, ++i, arg));
+                case CliFrontend.MAX_STACK -> options.maxStackPerThread(value(args, ++i, arg));
+                case CliFrontend.CUOBJDUMP -> options.cuobjdump(value(args, ++i, arg));
+                case CliFrontend.ENGINE -> options.engine(value(args, ++i, arg));
+                case CliFrontend.OUTPUT -> options.outputDirectory(Path.of(value(args, ++i, arg)));
+                case CliFrontend.TOP -> options.top(number(value(args, ++i, arg), arg));
+                case CliFrontend.PARALLELISM -> options.parallelism(number(value(args, ++i, arg), arg));
+                case CliFrontend.TIMEOUT -> options.timeout(timeout(number(value(args, ++i, arg), arg)));
+                case CliFrontend.NO_DETECT -> options.detectLocalDevices(false);
+                case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
+                case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
+                case "-v", CliFrontend.VERBOSE -> options.verbose(true);
+                case "-q", "--quiet" -> quiet = true;
+                default -> {
+                    if (arg.startsWith("-")) {
+                        throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
+                    }
+                    Path path = Path.of(arg);
+                    if (Files.isDirectory(path)) {
+                        fileSets.add(new FileSetSpec(path, FileSetSpec.DEFAULT_INCLUDES, List.of()));
+                    } else if (isJar(path)) {
+                        jars.add(new JarInput(path, ""));
+                    } else {
+                        files.add(path);
+                    }
+                }
+            }
+        }
+        if (fileSets.isEmpty() && files.isEmpty() && jars.isEmpty()) {
+            throw new IllegalArgumentException("no file or directory given\n" + USAGE);
+        }
+        if (libraryLog != null && launchLog == null) {
+            throw new IllegalArgumentException(CliFrontend.LIBRARY_LOG + " needs " + CliFrontend.LAUNCH_LOG);
+        }
+        return new Command(options.fileSets(fileSets).libraryFiles(files).devices(devices)
+                .jarScan(new JarScanOptions(jars, List.of(), List.of())).launchLog(launchLog).libraryLog(libraryLog)
+                .build(), quiet);
+    }
+
+    private static Duration timeout(int seconds) {
+        if (seconds < 1) {
+            throw new IllegalArgumentException(CliFrontend.TIMEOUT + " " + seconds + " must be at least 1 second");
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
     private static boolean isJar(Path path) {
         String name = path.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         return name.endsWith(".jar") || name.endsWith(".zip");
@@ -159,7 +171,8 @@ public final class Main {
     private static DeviceDefinition device(String spec) {
         String[] parts = spec.split(":");
         if (parts.length != 3) {
-            throw new IllegalArgumentException("--device '" + spec + "': use NAME:COMPUTE_CAPABILITY:MAX_RESIDENT_THREADS");
+            throw new IllegalArgumentException(CliFrontend.DEVICE + " '" + spec
+                    + "': use NAME:COMPUTE_CAPABILITY:MAX_RESIDENT_THREADS");
         }
         return new DeviceDefinition(null, parts[0], parts[1], parts[2], null, null, null, null);
     }

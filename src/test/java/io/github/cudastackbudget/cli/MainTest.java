@@ -2,7 +2,10 @@ package io.github.cudastackbudget.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
@@ -50,5 +53,50 @@ class MainTest {
             tmp.resolve("out").toString(), LIBRARY.toString()});
 
         assertThat(status).isEqualTo(2);
+    }
+
+    private static String errorOf(String... args) {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.run(args)).as("misuse").isEqualTo(2);
+        } finally {
+            System.setErr(saved);
+        }
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void usageErrorsNameTheFlags() {
+        assertThat(errorOf("--timeout", "0", LIBRARY.toString()))
+                .isEqualTo("cuda-stack-budget: --timeout 0 must be at least 1 second\n");
+        assertThat(errorOf("--top", "many", LIBRARY.toString()))
+                .isEqualTo("cuda-stack-budget: --top 'many' is not a whole number\n");
+        assertThat(errorOf("--device", "gpu", LIBRARY.toString())).isEqualTo(
+                "cuda-stack-budget: --device 'gpu': use NAME:COMPUTE_CAPABILITY:MAX_RESIDENT_THREADS\n");
+        assertThat(errorOf(LIBRARY.toString(), "--max-stack")).isEqualTo("cuda-stack-budget: --max-stack needs a value\n");
+        assertThat(errorOf("--library-log", "x", LIBRARY.toString()))
+                .isEqualTo("cuda-stack-budget: --library-log needs --launch-log\n");
+        assertThat(errorOf("--maxReservation", "1GiB", LIBRARY.toString()))
+                .startsWith("cuda-stack-budget: unknown option --maxReservation\nusage: cuda-stack-budget");
+    }
+
+    @Test
+    void theOptionsGoToTheCoreWithTheCommandLinesWords() {
+        Main.Command command = Main.parse(new String[] {"--devices", "l4", "--max-reservation", "2%", "--timeout", "30",
+            "--no-detect", "-q", LIBRARY.toString()});
+
+        assertThat(command.quiet()).isTrue();
+        assertThat(command.options().frontend()).isSameAs(CliFrontend.INSTANCE);
+        assertThat(command.options().devicePresets()).isEqualTo("l4");
+        assertThat(command.options().maxReservation()).isEqualTo("2%");
+        assertThat(command.options().timeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(command.options().detectLocalDevices()).isFalse();
+        assertThat(command.options().libraryFiles()).containsExactly(LIBRARY);
+        assertThat(command.options().outputDirectory()).isEqualTo(Path.of("cuda-stack-budget"));
+        assertThat(command.options().top()).isEqualTo(25);
+        assertThat(command.options().engine()).isEqualTo("auto");
+        assertThat(Main.parse(new String[] {"-h"})).as("--help").isNull();
     }
 }
