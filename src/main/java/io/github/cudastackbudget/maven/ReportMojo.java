@@ -153,6 +153,9 @@ public class ReportMojo extends AbstractMavenReport {
     @Parameter(property = PropertyNames.PARALLELISM, defaultValue = MavenScanSupport.DEFAULT_PARALLELISM)
     private int parallelism;
 
+    /** Set once the skip line is logged: the site plugin and AbstractMavenReport may each ask. */
+    private boolean skipLogged;
+
     @Override
     public String getOutputName() {
         return "cuda-stack-budget";
@@ -169,9 +172,6 @@ public class ReportMojo extends AbstractMavenReport {
                 + "the kernels and libraries that cause it.";
     }
 
-    /** Set once the skip line is logged: the site plugin and AbstractMavenReport may each ask. */
-    private boolean skipLogged;
-
     @Override
     public boolean canGenerateReport() {
         if (skip && !skipLogged) {
@@ -183,7 +183,8 @@ public class ReportMojo extends AbstractMavenReport {
 
     /**
      * The log; when the goal is skipped, without the line {@code Skipping <plugin>:report report goal} that
-     * {@code AbstractMavenReport.execute()} adds to {@link #canGenerateReport()}'s (which names the property).
+     * {@code AbstractMavenReport.execute()} (final) logs after {@link #canGenerateReport()}'s own line, which names
+     * the property: a skipped goal says so once.
      */
     @Override
     public Log getLog() {
