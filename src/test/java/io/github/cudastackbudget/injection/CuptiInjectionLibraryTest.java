@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * callback calls. Without a CUDA driver CUPTI cannot subscribe, so the logs carry a {@code cupti-unavailable} status:
  * these tests check that loading never crashes the host and that attribution, the largest dynamic shared memory,
  * concurrency, the multi-process merge and the exit paths work. The CUPTI callbacks themselves are validated on a
- * GPU by tools/cupti-validate.sh (recorded real logs in src/test/resources/recorded/launch).
+ * GPU by dev/cupti-validate.sh (recorded real logs in src/test/resources/recorded/launch).
  */
 class CuptiInjectionLibraryTest {
 

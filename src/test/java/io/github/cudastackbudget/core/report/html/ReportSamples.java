@@ -34,7 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reports over real recorded cuobjdump output, for the page tests, the browser test and tools/bench-html.sh.
+ * Reports over real recorded cuobjdump output, for the page tests, the browser test and dev/bench-html.sh.
  */
 public final class ReportSamples {
 
