@@ -5,6 +5,6 @@ It.prepare(basedir, ['libstackdemo.so'])
 File recorded = new File((new File(basedir, 'pom.xml').text =~ /<recorded\.launch>([^<]+)</)[0][1])
 ['README.txt', 'launch-probe.resource-usage.txt', 'launch-probe.launch.log', 'launch-probe.launch.log.libraries'].each {
     assert new File(recorded, it).isFile() : "missing recording ${new File(recorded, it)}: it is recorded on the GPU " +
-            "machine by tools/cupti-validate.sh (see ${recorded}/README.txt)"
+            "machine by dev/cupti-validate.sh (see ${recorded}/README.txt)"
 }
 return true

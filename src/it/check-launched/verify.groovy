@@ -1,6 +1,6 @@
 // check-launched: prepare-agent + check over the REAL launch log that the CUPTI injection library wrote when the
 // probe (src/test/native/launch-probe.cu) ran on the project's H200 (NVIDIA H200, driver 580.159.04; recorded by
-// tools/cupti-validate.sh, see src/test/resources/recorded/launch/README.txt), with the real cuobjdump output
+// dev/cupti-validate.sh, see src/test/resources/recorded/launch/README.txt), with the real cuobjdump output
 // recorded for the same probe build. Expected figures are computed from the recordings and also stated in bytes.
 import groovy.json.JsonSlurper
 
@@ -23,7 +23,7 @@ def rec = It.parseResourceUsage(new File(recorded, 'launch-probe.resource-usage.
 assert rec.keySet() == ['sm_90'] as Set : rec.keySet()
 def built = It.parsePtxas(new File(basedir, 'target/native/launch-probe.ptxas.txt'))
 assert built == rec : "the recording ${recorded}/launch-probe.resource-usage.txt no longer matches the nvcc build of " +
-        "the probe (recorded ${rec}, built ${built}): re-record it on the GPU machine (tools/cupti-validate.sh)"
+        "the probe (recorded ${rec}, built ${built}): re-record it on the GPU machine (dev/cupti-validate.sh)"
 It.assertRecordingMatchesBuild(basedir, 'libstackdemo.so')
 def demo = It.parseResourceUsage(It.recording(basedir, 'libstackdemo.so'))
 

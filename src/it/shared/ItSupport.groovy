@@ -46,7 +46,7 @@ class ItSupport {
         List<String> missing = ['cuobjdump-version.txt'] + libraries.collect { "${it}.resource-usage.txt".toString() }
         missing = missing.findAll { !new File(shared, "recordings/${it}").isFile() }
         assert missing.isEmpty() : "no recording of the real cuobjdump for this IT: ${missing} missing in " +
-                "${new File(shared, 'recordings')}; run tools/record-cuobjdump.sh OUTDIR on a machine with cuobjdump " +
+                "${new File(shared, 'recordings')}; run dev/record-cuobjdump.sh OUTDIR on a machine with cuobjdump " +
                 "and copy OUTDIR/* there (see recordings/README.md)"
     }
 
@@ -120,7 +120,7 @@ class ItSupport {
         def recorded = parseResourceUsage(recording(basedir, library)).findAll { k, v -> !v.isEmpty() }
         def built = parsePtxas(ptxasLog)
         assert recorded == built : "the recording ${recording(basedir, library)} no longer matches the nvcc build " +
-                "of this source (recorded ${recorded}, built ${built}): re-run tools/record-cuobjdump.sh on a " +
+                "of this source (recorded ${recorded}, built ${built}): re-run dev/record-cuobjdump.sh on a " +
                 "machine with cuobjdump and copy its output into src/it/shared/recordings/"
     }
 

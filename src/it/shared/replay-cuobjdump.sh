@@ -3,7 +3,7 @@
 # runs nothing of its own: it REPLAYS recordings of the REAL cuobjdump 13.0,
 # taken on a GPU machine (H200) from the real nvcc builds of
 # examples/stack-demo/src/main/cuda/stack_demo.cu (libstackdemo.so and
-# libstackdemo_sm90.so), made by tools/record-cuobjdump.sh; see
+# libstackdemo_sm90.so), made by dev/record-cuobjdump.sh; see
 # recordings/README.md. The ITs build the same libraries from the same source
 # with the same nvcc command line (examples/stack-demo/src/main/cuda/build.sh),
 # so the recorded figures describe the files the plugin scans. This lets the ITs
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 RECORDINGS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/recordings"
-# the launched-mode recordings (the CUPTI probe, recorded by tools/cupti-validate.sh on the GPU machine)
+# the launched-mode recordings (the CUPTI probe, recorded by dev/cupti-validate.sh on the GPU machine)
 LAUNCH_RECORDINGS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../test/resources/recorded" && pwd)/launch"
 
 fail() {
@@ -32,7 +32,7 @@ case "${1:-}" in
     --version)
         [[ $# -eq 1 ]] || fail "unexpected arguments: $*"
         f="$RECORDINGS/cuobjdump-version.txt"
-        [[ -f "$f" ]] || fail "no recording $f (record it with tools/record-cuobjdump.sh on a machine that has cuobjdump)"
+        [[ -f "$f" ]] || fail "no recording $f (record it with dev/record-cuobjdump.sh on a machine that has cuobjdump)"
         cat "$f"
         ;;
     --dump-resource-usage)
@@ -40,7 +40,7 @@ case "${1:-}" in
         [[ -f "$2" ]] || fail "$2: no such file"
         f="$RECORDINGS/$(basename "$2").resource-usage.txt"
         [[ -f "$f" ]] || f="$LAUNCH_RECORDINGS/$(basename "$2").resource-usage.txt"
-        [[ -f "$f" ]] || fail "no recording of real cuobjdump output for $(basename "$2"): $f is missing (record it with tools/record-cuobjdump.sh on a machine that has cuobjdump)"
+        [[ -f "$f" ]] || fail "no recording of real cuobjdump output for $(basename "$2"): $f is missing (record it with dev/record-cuobjdump.sh on a machine that has cuobjdump)"
         cat "$f"
         ;;
     *)

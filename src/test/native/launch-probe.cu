@@ -1,6 +1,6 @@
 // launch-probe: kernels of known stack frames, launched through the different launch entry points from several
 // named threads inside NVTX ranges, with the driver's stack limit and free device memory read around each phase.
-// Used by tools/cupti-validate.sh on a GPU machine (with and without the CUPTI injection library); its
+// Used by dev/cupti-validate.sh on a GPU machine (with and without the CUPTI injection library); its
 // cuobjdump --dump-resource-usage output is recorded in src/test/resources/recorded/launch/.
 //
 // Build (the exact command is recorded in src/test/resources/recorded/launch/README.txt):
@@ -18,7 +18,7 @@
 //                                  stream (<<<>>> in NVTX range "graph-capture", 1536 B dynamic shared); one
 //                                  "PHASE ..." line per graph, limits read before building and after launching
 //
-// The graph mode and its two kernels are compiled only with -DLAUNCH_PROBE_GRAPHS (tools/cupti-graphs-validate.sh):
+// The graph mode and its two kernels are compiled only with -DLAUNCH_PROBE_GRAPHS (dev/cupti-graphs-validate.sh):
 // the default build keeps exactly the kernels recorded in src/test/resources/recorded/launch/, which the
 // check-launched IT compares with its own nvcc build of this file.
 #include <cuda.h>

@@ -366,33 +366,78 @@ static void write_sanitized(FILE *f, const char *s)
     }
 }
 
-/* takes an exclusive lock on LOG.lock; waits at most LOCK_WAIT_SECONDS, then goes on unlocked (a hung peer
- * must not hang this process's exit) */
-static int lock_logs(const char *launch_log)
-{
+/*
+ * The writers of one launch log (every process of a run, at exit) take turns through an exclusive flock on LOG.lock,
+ * and the holder removes that file before it lets go, so no file is left beside the logs (regression: LOG.lock
+ * stayed). The log itself cannot carry the lock: it is replaced by rename, so its inode changes under the waiters.
+ * A waiter that gets the lock on a file the previous holder already removed (or replaced) sees that the path no
+ * longer names the file it locked, lets go, and takes the file now at the path (or creates it): so only one process
+ * at a time holds the lock on the file the path names, and only that holder removes it.
+ */
+struct log_lock {
+    int fd; /* the locked file, or -1 when this process writes unlocked */
     char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s.lock", launch_log) >= (int) sizeof path) {
-        return -1;
+};
+
+/* whether fd is the file path names now */
+static int is_file_at(int fd, const char *path)
+{
+    struct stat held, current;
+    return fstat(fd, &held) == 0 && stat(path, &current) == 0 && held.st_dev == current.st_dev
+           && held.st_ino == current.st_ino;
+}
+
+/* takes the lock; waits at most LOCK_WAIT_SECONDS, then goes on unlocked (a hung peer must not hang this process's
+ * exit) */
+static void lock_logs(const char *launch_log, struct log_lock *lock)
+{
+    lock->fd = -1;
+    if (snprintf(lock->path, sizeof lock->path, "%s.lock", launch_log) >= (int) sizeof lock->path) {
+        return;
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        fprintf(stderr, "cuda-stack-budget: cannot open lock file %s (%s); writing the launch log unlocked\n", path,
-                strerror(errno));
-        return -1;
-    }
-    for (int waited_ms = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited_ms += 10) {
-        if (errno != EWOULDBLOCK && errno != EINTR) {
-            break;
+    int waited_ms = 0;
+    for (;;) {
+        int fd = open(lock->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            fprintf(stderr, "cuda-stack-budget: cannot open lock file %s (%s); writing the launch log unlocked\n",
+                    lock->path, strerror(errno));
+            return;
         }
-        if (waited_ms >= LOCK_WAIT_SECONDS * 1000) {
-            fprintf(stderr, "cuda-stack-budget: %s stayed locked for %d s; writing the launch log unlocked\n", path,
-                    LOCK_WAIT_SECONDS);
-            break;
+        while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) {
+                /* the file system has no flock: nobody can hold this file, so it goes again */
+                fprintf(stderr, "cuda-stack-budget: cannot lock %s (%s); writing the launch log unlocked\n",
+                        lock->path, strerror(errno));
+                unlink(lock->path);
+                close(fd);
+                return;
+            }
+            if (waited_ms >= LOCK_WAIT_SECONDS * 1000) {
+                fprintf(stderr, "cuda-stack-budget: %s stayed locked for %d s; writing the launch log unlocked\n",
+                        lock->path, LOCK_WAIT_SECONDS);
+                close(fd); /* the holder removes the file */
+                return;
+            }
+            struct timespec pause = {0, 10 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+            waited_ms += 10;
         }
-        struct timespec pause = {0, 10 * 1000 * 1000};
-        nanosleep(&pause, NULL);
+        if (is_file_at(fd, lock->path)) {
+            lock->fd = fd;
+            return;
+        }
+        close(fd); /* locked a file the previous holder removed: take the one at the path now */
     }
-    return fd;
+}
+
+/* removes the lock file, then lets go of it (in this order: a waiter on this file then finds it gone and retries) */
+static void unlock_logs(struct log_lock *lock)
+{
+    if (lock->fd >= 0) {
+        unlink(lock->path);
+        close(lock->fd); /* releases the flock */
+        lock->fd = -1;
+    }
 }
 
 static FILE *open_temporary(const char *target, char *temporary, size_t size)
@@ -531,7 +576,8 @@ static int write_library_log(const char *path)
 
 int csb_write_logs(const char *launch_log, const char *library_log, const char *status)
 {
-    int lock = lock_logs(launch_log);
+    struct log_lock lock;
+    lock_logs(launch_log, &lock);
     int result = 0;
     if (write_launch_log(launch_log, status) != 0) {
         fprintf(stderr, "cuda-stack-budget: cannot write the launch log %s: %s\n", launch_log, strerror(errno));
@@ -541,8 +587,6 @@ int csb_write_logs(const char *launch_log, const char *library_log, const char *
         fprintf(stderr, "cuda-stack-budget: cannot write the library log %s: %s\n", library_log, strerror(errno));
         result = -1;
     }
-    if (lock >= 0) {
-        close(lock); /* releases the flock */
-    }
+    unlock_logs(&lock);
     return result;
 }

@@ -186,17 +186,17 @@ public final class CheckRunner {
                                 + "/usr/local/cuda/bin), but the scanned files hold CUDA device code: install the "
                                 + "CUDA toolkit or set -DcudaStackBudget.cuobjdump=/path/to/cuobjdump"));
             }
-            return CuobjdumpEngine.using(executable, options.timeout());
+            return CuobjdumpEngine.using(executable, options.timeout(), options.frontend());
         };
         switch (engine) {
             case "cuobjdump" -> {
                 return cuobjdump::get;
             }
             case "native" -> {
-                return () -> new NativeEngine(options.parallelism());
+                return () -> new NativeEngine(options.parallelism(), options.frontend());
             }
             case "auto" -> {
-                return () -> new AutoEngine(new NativeEngine(options.parallelism()), cuobjdump);
+                return () -> new AutoEngine(new NativeEngine(options.parallelism(), options.frontend()), cuobjdump);
             }
             default -> throw new CheckException("engine '" + options.engine() + "' is unknown: use auto, cuobjdump or "
                     + "native");

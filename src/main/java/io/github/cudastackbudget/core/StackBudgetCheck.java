@@ -19,16 +19,17 @@ import io.github.cudastackbudget.core.launch.LaunchMatcher;
 import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.launch.LibraryLog;
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
 import io.github.cudastackbudget.core.scan.JarEntryLibrary;
 import io.github.cudastackbudget.core.scan.JarInput;
 import io.github.cudastackbudget.core.scan.JarLibraryFinder;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.LibraryDiscovery;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import io.github.cudastackbudget.core.selection.KernelIndex;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ public final class StackBudgetCheck {
     public static CheckResult run(Request request, CheckListener listener) throws CheckException {
         LibraryDiscovery.Discovery discovery;
         try {
-            discovery = LibraryDiscovery.discover(request.fileSets(), request.explicitFiles());
+            discovery = LibraryDiscovery.discover(request.fileSets(), request.explicitFiles(), Frontend.PARAMETERS);
         } catch (LibraryDiscovery.DiscoveryException e) {
             throw new CheckException(e.getMessage(), e);
         }
@@ -209,7 +210,7 @@ public final class StackBudgetCheck {
             return noDeviceCode(request, filesProbed, warnings);
         }
         for (DeviceCodeProbe probe : files) {
-            if (probe.detail() != null && probe.detail().endsWith(" with __nv_relfatbin")) {
+            if (probe.onlyRelocatableDeviceCode()) {
                 warn(listener, warnings, probe.file().getFileName() + " holds relocatable device code (-rdc): its "
                         + "frames are final only after the device link, so STACK reads 0 there; check the linked library");
             }

@@ -143,7 +143,7 @@ class CheckRunnerTest {
         assertThatThrownBy(() -> run(settings))
                 .isInstanceOf(CheckException.class)
                 .hasMessageContaining(missing.toString())
-                .hasMessageContaining("cudaStackBudget.cuobjdump");
+                .hasMessageContaining("cuobjdump=/usr/local/cuda/bin/cuobjdump"); // as the options' front end spells it
     }
 
     @Test

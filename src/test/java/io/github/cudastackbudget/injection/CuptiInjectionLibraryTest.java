@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * callback calls. Without a CUDA driver CUPTI cannot subscribe, so the logs carry a {@code cupti-unavailable} status:
  * these tests check that loading never crashes the host and that attribution, the largest dynamic shared memory,
  * concurrency, the multi-process merge and the exit paths work. The CUPTI callbacks themselves are validated on a
- * GPU by tools/cupti-validate.sh (recorded real logs in src/test/resources/recorded/launch).
+ * GPU by dev/cupti-validate.sh (recorded real logs in src/test/resources/recorded/launch).
  */
 class CuptiInjectionLibraryTest {
 
@@ -100,7 +100,8 @@ class CuptiInjectionLibraryTest {
         assertThat(libraries.get(0)).isEqualTo("# cuda-stack-budget library log 1");
         assertThat(libraries.subList(1, libraries.size())).contains(harness.toRealPath().toString(),
                 library.toString()).isSorted().doesNotHaveDuplicates().allMatch(p -> p.startsWith("/"));
-        assertThat(log.resolveSibling("launch.log.lock")).exists();
+        // regression: the writers' lock file once stayed beside the logs
+        assertThat(log.getParent().toFile().list()).containsExactlyInAnyOrder("launch.log", "launch.log.libraries");
     }
 
     @Test
@@ -146,7 +147,110 @@ class CuptiInjectionLibraryTest {
         List<String> sorted = expected.stream().distinct().sorted(CuptiInjectionLibraryTest::byteOrder).toList();
         assertThat(rows(log)).containsExactlyElementsOf(sorted);
         assertThat(temp.resolve("merge").toFile().list()).containsExactlyInAnyOrder("launch.log",
-                "launch.log.libraries", "launch.log.lock");
+                "launch.log.libraries");
+    }
+
+    /**
+     * Many processes ending at once: each one's rows survive (the writers still take turns although each removes the
+     * lock file when it is done), and nothing but the two logs is left.
+     */
+    @Test
+    void manyProcessesEndingAtOnceLoseNoRowAndLeaveNoLockFile() throws Exception {
+        Path log = temp.resolve("many/launch.log");
+        Files.createDirectories(log.getParent());
+        List<String> tags = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            tags.add("p" + i);
+        }
+        List<Process> processes = new ArrayList<>();
+        for (String tag : tags) {
+            processes.add(start(log, false, "threads", tag));
+        }
+        for (Process p : processes) {
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                    .isZero();
+        }
+        assertThat(Files.readAllLines(log).get(2)).isEqualTo("# processes: 12");
+        List<String> expected = new ArrayList<>();
+        tags.forEach(tag -> expected.addAll(expectedRows(tag)));
+        assertThat(rows(log)).containsExactlyElementsOf(expected.stream().distinct()
+                .sorted(CuptiInjectionLibraryTest::byteOrder).toList());
+        assertThat(log.getParent().toFile().list()).containsExactlyInAnyOrder("launch.log", "launch.log.libraries");
+    }
+
+    /** A writer waits while another process holds the lock, then writes and removes the lock file. */
+    @Test
+    void aWriterWaitsForTheHolderOfTheLockAndThenRemovesTheLockFile() throws Exception {
+        Path log = temp.resolve("held/launch.log");
+        Files.createDirectories(log.getParent());
+        Path lockFile = Path.of(log + ".lock");
+        Path started = temp.resolve("held-started");
+        // util-linux flock(1) takes the same flock(2) lock the library takes
+        Process holder = new ProcessBuilder("flock", lockFile.toString(), "sh", "-c",
+                "touch '" + started + "'; sleep 2").start();
+        awaitFile(started);
+        long begin = System.nanoTime();
+
+        Result result = harness(log, true, "exit-from-thread");
+
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(result.stderr).doesNotContain("unlocked");
+        assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin)).as("waited for the holder")
+                .isGreaterThan(1000);
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(lockFile).doesNotExist();
+    }
+
+    /**
+     * The lock file changes under a waiter: the holder removes it (as every writer does when it is done) and a new
+     * writer creates and locks a new one. The waiter must then wait for the new holder, not write beside it.
+     */
+    @Test
+    void aWaiterWhoseLockFileWasRemovedWaitsForTheHolderOfTheNewOne() throws Exception {
+        Path log = temp.resolve("replaced/launch.log");
+        Files.createDirectories(log.getParent());
+        String lock = log + ".lock";
+        Path work = Files.createDirectories(temp.resolve("replaced-marks"));
+        Process first = new ProcessBuilder("flock", lock, "sh", "-c", "touch '" + work.resolve("first") + "'; sleep 1; rm '"
+                + lock + "'; touch '" + work.resolve("removed") + "'; sleep 1").start();
+        awaitFile(work.resolve("first"));
+        Process writer = start(log, true, "exit-from-thread"); // waits on the file the first holder removes
+
+        awaitFile(work.resolve("removed"));
+        Process second = new ProcessBuilder("flock", lock, "sh", "-c", "touch '" + work.resolve("second") + "'; sleep 2; "
+                + "touch '" + work.resolve("second-done") + "'").start();
+        awaitFile(work.resolve("second"));
+        Result result = Result.of(writer);
+
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(work.resolve("second-done")).as("the writer waited for the holder of the new lock file").exists();
+        assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(Path.of(lock)).doesNotExist();
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        for (int i = 0; i < 1000 && !Files.exists(file); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(file).exists();
+    }
+
+    /** A lock file left by a process that was killed while writing (the kernel released its lock) is taken and removed. */
+    @Test
+    void aLockFileLeftByAKilledWriterIsTakenAndRemoved() throws Exception {
+        Path log = temp.resolve("stale/launch.log");
+        Files.createDirectories(log.getParent());
+        Path lockFile = Files.createFile(Path.of(log + ".lock"));
+
+        Result result = harness(log, true, "exit-from-thread");
+
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(lockFile).doesNotExist();
     }
 
     /** Kernel nodes of CUDA graphs: "<graph>" plus the innermost NVTX range, never the thread's name. */

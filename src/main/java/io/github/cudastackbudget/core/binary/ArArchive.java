@@ -10,8 +10,11 @@ import java.util.List;
  * 60-byte header (name 0..15, decimal size 48..57, terminator {@code `\n} at 58) and the body padded to an even
  * offset. GNU names end with {@code /}; {@code /} and {@code /SYM64/} are symbol tables, {@code //} holds long names
  * referenced as {@code /<offset>}; BSD names {@code #1/<length>} precede the body; BSD symbol tables
- * ({@code __.SYMDEF...}) are skipped like GNU ones. Thin archives ({@code !<thin>\n}) hold no member bodies and are
- * refused.
+ * ({@code __.SYMDEF...}) are skipped like GNU ones. Thin archives ({@code !<thin>\n}) are recognised: they hold no
+ * member bodies, so their walk ends at once with the reason ({@link #THIN}).
+ *
+ * <p>This is the one {@code ar} walker: {@link #members} for the native reader (any problem fails the read),
+ * {@link #walk} for the device-code detector (the members before a problem, and the problem).
  */
 public final class ArArchive {
 
@@ -19,8 +22,26 @@ public final class ArArchive {
     private static final byte[] THIN_MAGIC = "!<thin>\n".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 60;
 
+    /** Why a thin archive cannot be read. */
+    public static final String THIN = "a thin ar archive (!<thin>) holds only the names of its members; give the "
+            + "member files themselves";
+
     /** One member: its name and where its body lies in the archive. */
     public record Member(String name, long offset, long size) {
+    }
+
+    /**
+     * A walk over an archive.
+     *
+     * @param thin    whether the archive is a thin one (then {@code members} is empty and {@code problem} says why)
+     * @param members the regular members before {@code problem}, in archive order (symbol and long-name tables left
+     *                out)
+     * @param problem why the walk stopped before the end, or null when every member was read
+     */
+    public record Walk(boolean thin, List<Member> members, BinaryFormatException problem) {
+        public Walk {
+            members = List.copyOf(members);
+        }
     }
 
     private ArArchive() {
@@ -37,10 +58,22 @@ public final class ArArchive {
      * @throws BinaryFormatException for a thin archive or a member header that cannot be read
      */
     public static List<Member> members(ByteRegion region) throws BinaryFormatException {
+        Walk walk = walk(region);
+        if (walk.problem() != null) {
+            throw walk.problem();
+        }
+        return walk.members();
+    }
+
+    /**
+     * Walks the members up to the end or to the first one that cannot be read.
+     *
+     * @throws BinaryFormatException only when the region is no archive, or reading it fails
+     */
+    public static Walk walk(ByteRegion region) throws BinaryFormatException {
         String source = region.source();
         if (startsWith(region, THIN_MAGIC)) {
-            throw new BinaryFormatException(source, region.fileOffset(0), "a thin ar archive (!<thin>) holds only "
-                    + "the names of its members; give the member files themselves");
+            return new Walk(true, List.of(), new BinaryFormatException(source, region.fileOffset(0), THIN));
         }
         if (!startsWith(region, MAGIC)) {
             throw new BinaryFormatException(source, region.fileOffset(0), "not an ar archive (no !<arch> magic)");
@@ -54,18 +87,18 @@ public final class ArArchive {
                 break; // a trailing pad byte
             }
             if (size - position < HEADER) {
-                throw new BinaryFormatException(source, region.fileOffset(position), "truncated archive member header ("
+                return stopped(members, source, region.fileOffset(position), "truncated archive member header ("
                         + (size - position) + " of " + HEADER + " bytes)");
             }
             String header = ascii(region.slice(position, HEADER));
             if (!header.endsWith("`\n")) {
-                throw new BinaryFormatException(source, region.fileOffset(position + 58), "archive member header "
+                return stopped(members, source, region.fileOffset(position + 58), "archive member header "
                         + "does not end with the `\\n terminator");
             }
             long memberSize = decimal(header.substring(48, 58));
             long data = position + HEADER;
             if (memberSize < 0 || !region.contains(data, memberSize)) {
-                throw new BinaryFormatException(source, region.fileOffset(position + 48), "archive member size '"
+                return stopped(members, source, region.fileOffset(position + 48), "archive member size '"
                         + header.substring(48, 58).strip() + "' is not a size that fits the " + size
                         + "-byte archive (truncated?)");
             }
@@ -81,7 +114,7 @@ public final class ArArchive {
             } else if (rawName.startsWith("#1/")) {
                 long nameLength = decimal(rawName.substring(3));
                 if (nameLength < 0 || nameLength > memberSize) {
-                    throw new BinaryFormatException(source, region.fileOffset(position), "malformed BSD member name '"
+                    return stopped(members, source, region.fileOffset(position), "malformed BSD member name '"
                             + rawName + "'");
                 }
                 name = ascii(region.slice(data, nameLength)).replace("\0", "");
@@ -91,7 +124,12 @@ public final class ArArchive {
                     name = null;
                 }
             } else if (rawName.length() > 1 && rawName.charAt(0) == '/' && decimal(rawName.substring(1)) >= 0) {
-                name = longName(longNames, decimal(rawName.substring(1)), source, region.fileOffset(position));
+                long offset = decimal(rawName.substring(1));
+                if (offset >= longNames.limit()) {
+                    return stopped(members, source, region.fileOffset(position), "archive member name /" + offset
+                            + " points outside the " + longNames.limit() + "-byte long-name table");
+                }
+                name = longName(longNames, offset);
             } else {
                 name = rawName.endsWith("/") ? rawName.substring(0, rawName.length() - 1) : rawName;
             }
@@ -101,15 +139,15 @@ public final class ArArchive {
             long next = data + memberSize;
             position = next + (next & 1);
         }
-        return members;
+        return new Walk(false, members, null);
     }
 
-    private static String longName(ByteBuffer table, long offset, String source, long where)
-            throws BinaryFormatException {
-        if (offset >= table.limit()) {
-            throw new BinaryFormatException(source, where, "archive member name /" + offset
-                    + " points outside the " + table.limit() + "-byte long-name table");
-        }
+    private static Walk stopped(List<Member> members, String source, long offset, String what) {
+        return new Walk(false, members, new BinaryFormatException(source, offset, what));
+    }
+
+    /** The GNU long name at {@code offset} of the {@code //} table, ended by "/\n" or "\n". */
+    private static String longName(ByteBuffer table, long offset) {
         int end = (int) offset;
         while (end < table.limit() && table.get(end) != '\n') {
             end++;

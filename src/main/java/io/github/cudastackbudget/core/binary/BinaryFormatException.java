@@ -9,6 +9,7 @@ public class BinaryFormatException extends Exception {
 
     private final String source;
     private final long offset;
+    private final String what;
 
     /**
      * @param source the file (with the archive member, e.g. {@code libfoo.a(k.o)}) as the user named it
@@ -19,6 +20,7 @@ public class BinaryFormatException extends Exception {
         super(source + (offset >= 0 ? ": at offset 0x" + Long.toHexString(offset) + ": " : ": ") + what);
         this.source = source;
         this.offset = offset;
+        this.what = what;
     }
 
     public BinaryFormatException(String source, long offset, String what, Throwable cause) {
@@ -34,5 +36,15 @@ public class BinaryFormatException extends Exception {
     /** The byte offset in the file where the problem is, or -1. */
     public long offset() {
         return offset;
+    }
+
+    /** What was unexpected, without the file and the offset (e.g. {@code "truncated ELF header"}). */
+    public String what() {
+        return what;
+    }
+
+    /** The message without the file: {@code "at offset 0x8: what"}, or {@code what} when there is no one place. */
+    public String located() {
+        return (offset >= 0 ? "at offset 0x" + Long.toHexString(offset) + ": " : "") + what;
     }
 }

@@ -11,10 +11,12 @@ import java.util.Objects;
  * archive member, a section, a decompressed cubin. Every access is bounds-checked against the window and fails with
  * a {@link BinaryFormatException} naming the source and the absolute file offset.
  *
- * <p>File-backed regions are memory-mapped: a file of at most 2 GiB is mapped once, a larger file is mapped piece by
- * piece as slices are asked for (each slice, e.g. one {@code .nv_fatbin} section, must itself be below 2 GiB: the
- * limit of a Java buffer). Buffers handed out are little-endian, independent of each other (own position and limit)
- * and safe to read from several threads when each thread has its own.
+ * <p>File-backed regions are memory-mapped ({@link #map}): a file of at most 2 GiB is mapped once, a larger file is
+ * mapped piece by piece as slices are asked for (each slice, e.g. one {@code .nv_fatbin} section, must itself be below
+ * 2 GiB: the limit of a Java buffer). A region made by {@link #read} maps nothing: each slice is read with positional
+ * reads, for looking at the headers of many files (the device-code detector). Buffers handed out are little-endian,
+ * independent of each other (own position and limit) and safe to read from several threads when each thread has its
+ * own.
  */
 public final class ByteRegion {
 
@@ -27,14 +29,18 @@ public final class ByteRegion {
     private final long base;
     private final long size;
     private final long fileOffset;
+    /** True when slices of {@code channel} are read into heap buffers instead of mapped. */
+    private final boolean reads;
 
-    private ByteRegion(String source, ByteBuffer buffer, FileChannel channel, long base, long size, long fileOffset) {
+    private ByteRegion(String source, ByteBuffer buffer, FileChannel channel, long base, long size, long fileOffset,
+            boolean reads) {
         this.source = Objects.requireNonNull(source, "source");
         this.buffer = buffer;
         this.channel = channel;
         this.base = base;
         this.size = size;
         this.fileOffset = fileOffset;
+        this.reads = reads;
     }
 
     /**
@@ -45,9 +51,18 @@ public final class ByteRegion {
         long size = channel.size();
         if (size <= MAX_SLICE) {
             ByteBuffer mapped = size == 0 ? ByteBuffer.allocate(0) : channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            return new ByteRegion(source, mapped, null, 0, size, 0);
+            return new ByteRegion(source, mapped, null, 0, size, 0, false);
         }
-        return new ByteRegion(source, null, channel, 0, size, 0);
+        return new ByteRegion(source, null, channel, 0, size, 0, false);
+    }
+
+    /**
+     * A whole file whose slices are read when asked for (positional reads, nothing mapped): for reading a few headers
+     * of a file. The channel must stay open while the region is read. A read that fails, or finds the file shorter
+     * than it was, fails with a {@link BinaryFormatException} whose cause is the {@link IOException}.
+     */
+    public static ByteRegion read(String source, FileChannel channel) throws IOException {
+        return new ByteRegion(source, null, channel, 0, channel.size(), 0, true);
     }
 
     /** The bytes from the buffer's position to its limit (not copied). */
@@ -57,7 +72,7 @@ public final class ByteRegion {
 
     /** The bytes from the buffer's position to its limit, whose first byte lies at {@code fileOffset} in messages. */
     public static ByteRegion of(String source, ByteBuffer content, long fileOffset) {
-        return new ByteRegion(source, content.slice(), null, 0, content.remaining(), fileOffset);
+        return new ByteRegion(source, content.slice(), null, 0, content.remaining(), fileOffset, false);
     }
 
     /** The file (with the archive member, where there is one) this region is part of, for messages. */
@@ -77,7 +92,7 @@ public final class ByteRegion {
     /** A sub-window, e.g. an archive member; its messages name {@code newSource}. */
     public ByteRegion sub(long offset, long length, String newSource) throws BinaryFormatException {
         check(offset, length);
-        return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset);
+        return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset, reads);
     }
 
     /** Whether {@code length} bytes at {@code offset} lie inside the region. */
@@ -99,12 +114,31 @@ public final class ByteRegion {
         if (buffer != null) {
             return buffer.slice(Math.toIntExact(base + offset), (int) length).order(ByteOrder.LITTLE_ENDIAN);
         }
+        if (reads) {
+            return readSlice(offset, (int) length);
+        }
         try {
             return channel.map(FileChannel.MapMode.READ_ONLY, base + offset, length).order(ByteOrder.LITTLE_ENDIAN);
         } catch (IOException e) {
             throw new BinaryFormatException(source, fileOffset(offset), "cannot map " + length + " bytes: "
                     + e.getMessage(), e);
         }
+    }
+
+    private ByteBuffer readSlice(long offset, int length) throws BinaryFormatException {
+        ByteBuffer read = ByteBuffer.allocate(length);
+        try {
+            while (read.hasRemaining()) {
+                if (channel.read(read, base + offset + read.position()) < 0) {
+                    throw new java.io.EOFException("the file shrank while being read: " + length + " bytes wanted at "
+                            + fileOffset(offset));
+                }
+            }
+        } catch (IOException e) {
+            throw new BinaryFormatException(source, fileOffset(offset), "cannot read " + length + " bytes: "
+                    + e.getMessage(), e);
+        }
+        return read.flip().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private void check(long offset, long length) throws BinaryFormatException {

@@ -3,8 +3,12 @@ package io.github.cudastackbudget.core.binary;
 import io.github.cudastackbudget.core.arch.ArchVariant;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -187,6 +191,19 @@ public final class CubinReader {
         boolean archSpecific = v2 ? acceleratorTarget(elf) : (flags & 0x800) != 0;
         return archOf(sm, archSpecific ? ArchVariant.ARCH_SPECIFIC : ArchVariant.BASE, elf.region().source(),
                 elf.region().fileOffset(0x30));
+    }
+
+    /**
+     * The target of a bare cubin file, by {@link #arch(ElfFile)}: what cuobjdump does not print for one. Only the ELF
+     * header and the {@code .nv.compat} section are read.
+     *
+     * @throws IOException           when the file cannot be opened
+     * @throws BinaryFormatException when it is no cubin of a known layout, or cannot be read
+     */
+    public static GpuArch arch(Path cubin) throws IOException, BinaryFormatException {
+        try (FileChannel channel = FileChannel.open(cubin, StandardOpenOption.READ)) {
+            return arch(ElfFile.read(ByteRegion.read(cubin.toString(), channel)));
+        }
     }
 
     /** A {@link GpuArch} for an SM number, or a format error for a number no GPU has. */

@@ -10,13 +10,10 @@ import java.util.Objects;
  *
  * @param source the file as the caller named it (cuobjdump prints it in {@code member} lines)
  * @param label  the library label of the file: its file name, or the label given for in-memory content
- * @param kind   what the file is
+ * @param kind   what the file is (never {@link BinaryKind#UNKNOWN})
  * @param blocks the blocks in file order
  */
-public record DeviceCodeListing(String source, String label, Kind kind, List<Block> blocks) {
-
-    /** The kinds of files that carry device code. */
-    public enum Kind { HOST_ELF, CUBIN, FATBIN, ARCHIVE }
+public record DeviceCodeListing(String source, String label, BinaryKind kind, List<Block> blocks) {
 
     public DeviceCodeListing {
         Objects.requireNonNull(source, "source");

@@ -33,9 +33,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DeviceCodeReader {
 
-    private static final String NV_FATBIN = ".nv_fatbin";
-    private static final String NV_RELFATBIN = "__nv_relfatbin";
-
     private final int parallelism;
     private final EntryDecompressor decompressor;
     /** Shared by every read of this reader, also concurrent ones; idle threads end after a few seconds. */
@@ -101,30 +98,25 @@ public final class DeviceCodeReader {
     public DeviceCodeListing read(String source, String label, ByteRegion region) throws BinaryFormatException {
         List<List<Task>> blocks = new ArrayList<>();
         List<String> members = new ArrayList<>();
-        DeviceCodeListing.Kind kind;
-        if (ArArchive.isArchive(region)) {
-            kind = DeviceCodeListing.Kind.ARCHIVE;
-            for (ArArchive.Member member : ArArchive.members(region)) {
-                ByteRegion body = region.sub(member.offset(), member.size(), source + "(" + member.name() + ")");
-                List<Task> tasks = new ArrayList<>();
-                if (ElfFile.isElf(body) || FatbinWalker.isFatbin(body)) {
-                    collect(body, tasks, true);
+        BinaryKind kind = DeviceCodeDetector.kind(region);
+        switch (kind) {
+            case AR_ARCHIVE -> {
+                for (ArArchive.Member member : ArArchive.members(region)) {
+                    ByteRegion body = region.sub(member.offset(), member.size(), source + "(" + member.name() + ")");
+                    List<Task> tasks = new ArrayList<>();
+                    BinaryKind memberKind = DeviceCodeDetector.kind(body);
+                    if (memberKind != BinaryKind.UNKNOWN && memberKind != BinaryKind.AR_ARCHIVE) {
+                        collect(body, tasks, true);
+                    }
+                    members.add(member.name());
+                    blocks.add(tasks);
                 }
-                members.add(member.name());
-                blocks.add(tasks);
             }
-        } else if (FatbinWalker.isFatbin(region)) {
-            kind = DeviceCodeListing.Kind.FATBIN;
-            blocks.add(collect(region, new ArrayList<>(), false));
-            members.add(null);
-        } else if (ElfFile.isElf(region)) {
-            List<Task> tasks = collect(region, new ArrayList<>(), false);
-            kind = tasks.size() == 1 && tasks.get(0).entry == null ? DeviceCodeListing.Kind.CUBIN
-                    : DeviceCodeListing.Kind.HOST_ELF;
-            blocks.add(tasks);
-            members.add(null);
-        } else {
-            throw new BinaryFormatException(source, region.fileOffset(0), "not an ELF file, fatbin or ar archive");
+            case FATBIN, HOST_ELF, CUBIN -> {
+                blocks.add(collect(region, new ArrayList<>(), false));
+                members.add(null);
+            }
+            default -> throw new BinaryFormatException(source, region.fileOffset(0), DeviceCodeDetector.NOT_RECOGNISED);
         }
 
         List<List<DeviceImage>> images = run(blocks);
@@ -159,10 +151,7 @@ public final class DeviceCodeReader {
             tasks.add(new Task(source, null, elf));
             return tasks;
         }
-        List<ElfFile.Section> fatbins = sectionsNamed(elf, NV_FATBIN);
-        if (fatbins.isEmpty()) {
-            fatbins = sectionsNamed(elf, NV_RELFATBIN);
-        }
+        List<ElfFile.Section> fatbins = DeviceCodeSections.of(elf).toRead();
         if (fatbins.isEmpty() && !lenient) {
             throw new BinaryFormatException(source, -1, "no .nv_fatbin or __nv_relfatbin section: the file holds "
                     + "no CUDA device code");
@@ -178,16 +167,6 @@ public final class DeviceCodeReader {
             }
         }
         return tasks;
-    }
-
-    private static List<ElfFile.Section> sectionsNamed(ElfFile elf, String name) {
-        List<ElfFile.Section> found = new ArrayList<>();
-        for (ElfFile.Section section : elf.sections()) {
-            if (section.name().equals(name)) {
-                found.add(section);
-            }
-        }
-        return found;
     }
 
     private List<List<DeviceImage>> run(List<List<Task>> blocks) throws BinaryFormatException {

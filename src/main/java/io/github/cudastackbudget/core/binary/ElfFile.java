@@ -1,16 +1,21 @@
 package io.github.cudastackbudget.core.binary;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 /**
- * The section-level view of one little-endian ELF image (ELF64 or ELF32): header fields, section headers with their
- * names, section contents, and the symbol table. Extended numbering (gABI) is understood: {@code e_shnum == 0} takes
- * the count from section 0's {@code sh_size}, {@code e_shstrndx == SHN_XINDEX} the index from its {@code sh_link},
- * and symbols with {@code st_shndx == SHN_XINDEX} take theirs from the {@code SHT_SYMTAB_SHNDX} section.
+ * The section-level view of one ELF image (ELF64 or ELF32): header fields, section headers with their names, section
+ * contents, and the symbol table. This is the one ELF reader: the device-code detector and the native reader both use
+ * it. {@link #read} accepts little-endian images only (CUDA device code and every fatbin seen are little-endian, so the
+ * readers of device code refuse anything else with a clear message); {@link #readAnyByteOrder} also accepts big-endian
+ * ones, for deciding from the section names whether a file carries device code at all. Extended numbering (gABI) is
+ * understood: {@code e_shnum == 0} takes the count from section 0's {@code sh_size}, {@code e_shstrndx == SHN_XINDEX}
+ * the index from its {@code sh_link}, and symbols with {@code st_shndx == SHN_XINDEX} take theirs from the
+ * {@code SHT_SYMTAB_SHNDX} section.
  *
  * <p>Every offset is checked against the image; anything that does not fit fails with the file and the offset.
  */
@@ -27,6 +32,8 @@ public final class ElfFile {
     private static final int SHN_XINDEX = 0xFFFF;
     /** More sections than any real file has (the largest seen: 66,012 in a host object); guards corrupt counts. */
     private static final long MAX_SECTIONS = 1L << 24;
+    /** A larger section-name string table than any real file has (they are kilobytes); guards corrupt sizes. */
+    private static final long MAX_SECTION_NAMES = 64L << 20;
 
     /** One section header. Sizes and offsets are unsigned 64-bit values; over {@code Long.MAX_VALUE} they fail. */
     public record Section(int index, String name, long type, long flags, long offset, long size, long link, long info,
@@ -35,6 +42,7 @@ public final class ElfFile {
 
     private final ByteRegion region;
     private final boolean elf64;
+    private final ByteOrder order;
     private final int type;
     private final int machine;
     private final int osAbi;
@@ -42,10 +50,11 @@ public final class ElfFile {
     private final long flags;
     private final List<Section> sections;
 
-    private ElfFile(ByteRegion region, boolean elf64, int type, int machine, int osAbi, int abiVersion, long flags,
-            List<Section> sections) {
+    private ElfFile(ByteRegion region, boolean elf64, ByteOrder order, int type, int machine, int osAbi,
+            int abiVersion, long flags, List<Section> sections) {
         this.region = region;
         this.elf64 = elf64;
+        this.order = order;
         this.type = type;
         this.machine = machine;
         this.osAbi = osAbi;
@@ -60,11 +69,51 @@ public final class ElfFile {
     }
 
     /**
-     * Reads the header and the section headers (not the contents).
+     * {@code e_machine} read in the image's byte order, or -1 when the header is too short or its byte order unknown:
+     * for telling a cubin from a host file that cannot be read further.
+     */
+    public static int machine(ByteRegion region) throws BinaryFormatException {
+        if (!isElf(region) || region.size() < 20) {
+            return -1;
+        }
+        ByteBuffer header = region.slice(0, 20);
+        int encoding = header.get(5);
+        if (encoding != 1 && encoding != 2) {
+            return -1;
+        }
+        return u16(header.order(encoding == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN), 0x12);
+    }
+
+    /**
+     * Reads the header and the section headers (not the contents) of a little-endian image.
      *
      * @throws BinaryFormatException for a big-endian or unknown-class ELF, or headers that do not fit the image
      */
     public static ElfFile read(ByteRegion region) throws BinaryFormatException {
+        return read(region, false, true);
+    }
+
+    /**
+     * Reads the header and the section headers (not the contents) of an image in either byte order.
+     *
+     * @throws BinaryFormatException for an unknown class or data encoding, or headers that do not fit the image
+     */
+    public static ElfFile readAnyByteOrder(ByteRegion region) throws BinaryFormatException {
+        return read(region, true, true);
+    }
+
+    /**
+     * Reads only the ELF header, in either byte order: {@link #sections()} is empty. For telling what a file is from
+     * its header alone (a cubin is device code by its {@code e_machine}).
+     *
+     * @throws BinaryFormatException for an unknown class or data encoding, or a truncated header
+     */
+    public static ElfFile readHeader(ByteRegion region) throws BinaryFormatException {
+        return read(region, true, false);
+    }
+
+    private static ElfFile read(ByteRegion region, boolean anyByteOrder, boolean withSections)
+            throws BinaryFormatException {
         String source = region.source();
         if (!isElf(region)) {
             throw new BinaryFormatException(source, region.fileOffset(0), "not an ELF file (no 0x7F 'ELF' magic)");
@@ -79,13 +128,16 @@ public final class ElfFile {
             throw new BinaryFormatException(source, region.fileOffset(4), "unknown ELF class " + elfClass
                     + " (1 = ELF32 and 2 = ELF64 are known)");
         }
-        if (encoding != 1) {
-            throw new BinaryFormatException(source, region.fileOffset(5), "ELF data encoding " + encoding
-                    + " (only 1 = little-endian is read; CUDA device code is little-endian)");
+        if (encoding != 1 && !(anyByteOrder && encoding == 2)) {
+            throw new BinaryFormatException(source, region.fileOffset(5), anyByteOrder
+                    ? "unknown ELF data encoding " + encoding + " (1 = little-endian and 2 = big-endian are known)"
+                    : "ELF data encoding " + encoding + " (only 1 = little-endian is read; CUDA device code is "
+                            + "little-endian)");
         }
+        ByteOrder order = encoding == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
         boolean elf64 = elfClass == 2;
         int headerSize = elf64 ? 64 : 52;
-        ByteBuffer header = region.slice(0, Math.min(region.size(), headerSize));
+        ByteBuffer header = region.slice(0, Math.min(region.size(), headerSize)).order(order);
         if (header.limit() < headerSize) {
             throw new BinaryFormatException(source, region.fileOffset(0), "truncated ELF header ("
                     + header.limit() + " of " + headerSize + " bytes)");
@@ -100,8 +152,8 @@ public final class ElfFile {
         long shnum = u16(header, elf64 ? 0x3C : 0x30);
         long shstrndx = u16(header, elf64 ? 0x3E : 0x32);
         int sectionHeaderSize = elf64 ? 64 : 40;
-        if (shoff == 0) {
-            return new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, List.of());
+        if (shoff == 0 || !withSections) {
+            return new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags, List.of());
         }
         if (shentsize < sectionHeaderSize) {
             throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x3A : 0x2E), "section header size "
@@ -113,7 +165,7 @@ public final class ElfFile {
                     + "-byte image (truncated?)");
         }
         if (shnum == 0 || shstrndx == SHN_XINDEX) {
-            ByteBuffer section0 = region.slice(shoff, sectionHeaderSize);
+            ByteBuffer section0 = region.slice(shoff, sectionHeaderSize).order(order);
             if (shnum == 0) {
                 shnum = elf64 ? section0.getLong(0x20) : u32(section0, 0x14);
             }
@@ -125,7 +177,7 @@ public final class ElfFile {
             throw new BinaryFormatException(source, region.fileOffset(shoff), shnum + " section headers of "
                     + shentsize + " bytes do not fit the " + region.size() + "-byte image (truncated?)");
         }
-        ByteBuffer table = region.slice(shoff, shnum * shentsize);
+        ByteBuffer table = region.slice(shoff, shnum * shentsize).order(order);
         int count = (int) shnum;
         long[] nameOffsets = new long[count];
         List<Section> raw = new ArrayList<>(count);
@@ -145,15 +197,27 @@ public final class ElfFile {
             throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x3E : 0x32), "section name string "
                     + "table index " + shstrndx + " is not one of the " + count + " sections");
         }
-        ElfFile unnamed = new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, raw);
-        ByteBuffer names = unnamed.contents(raw.get((int) shstrndx));
+        ElfFile unnamed = new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags, raw);
+        Section nameTable = raw.get((int) shstrndx);
+        if (nameTable.type() != SHT_NOBITS && !region.contains(nameTable.offset(), nameTable.size())) {
+            throw new BinaryFormatException(source, region.fileOffset(Math.max(0, nameTable.offset())), "section name "
+                    + "string table (section " + shstrndx + ", " + Long.toUnsignedString(nameTable.size()) + " bytes at 0x"
+                    + Long.toHexString(nameTable.offset()) + ") reaches beyond the end of the " + region.size()
+                    + "-byte image (truncated?)");
+        }
+        if (nameTable.size() > MAX_SECTION_NAMES) {
+            throw new BinaryFormatException(source, unnamed.fileOffset(nameTable), "section name string table of "
+                    + Long.toUnsignedString(nameTable.size()) + " bytes, more than any real file has (corrupt?)");
+        }
+        ByteBuffer names = unnamed.contents(nameTable);
         List<Section> named = new ArrayList<>(count);
         for (Section section : raw) {
             String name = cString(names, nameOffsets[section.index()], source, region.fileOffset(shoff));
             named.add(new Section(section.index(), name, section.type(), section.flags(), section.offset(),
                     section.size(), section.link(), section.info(), section.entrySize()));
         }
-        return new ElfFile(region, elf64, type, machine, osAbi, abiVersion, flags, Collections.unmodifiableList(named));
+        return new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags,
+                Collections.unmodifiableList(named));
     }
 
     public ByteRegion region() {
@@ -162,6 +226,11 @@ public final class ElfFile {
 
     public boolean isElf64() {
         return elf64;
+    }
+
+    /** The image's byte order ({@code e_ident[EI_DATA]}); always little-endian for images from {@link #read}. */
+    public ByteOrder order() {
+        return order;
     }
 
     /** {@code e_type}: 1 REL, 2 EXEC, 3 DYN. */
@@ -193,7 +262,10 @@ public final class ElfFile {
         return sections;
     }
 
-    /** The section's bytes; empty for NOBITS sections (their {@code sh_size} has no bytes in the file). */
+    /**
+     * The section's bytes in the image's byte order; empty for NOBITS sections (their {@code sh_size} has no bytes in
+     * the file).
+     */
     public ByteBuffer contents(Section section) throws BinaryFormatException {
         if (section.type() == SHT_NOBITS || section.size() == 0) {
             return ByteBuffer.allocate(0);
@@ -204,7 +276,7 @@ public final class ElfFile {
                     + " bytes at 0x" + Long.toHexString(section.offset()) + ") reaches beyond the end of the "
                     + region.size() + "-byte image (truncated?)");
         }
-        return region.slice(section.offset(), section.size());
+        return region.slice(section.offset(), section.size()).order(order);
     }
 
     /** The absolute file offset of a section's first byte (for messages). */

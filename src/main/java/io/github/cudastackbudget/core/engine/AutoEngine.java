@@ -1,8 +1,8 @@
 package io.github.cudastackbudget.core.engine;
 
-import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.model.LibraryScan;
 import java.util.ArrayList;
 import java.util.List;
 

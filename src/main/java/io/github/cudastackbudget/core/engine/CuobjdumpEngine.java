@@ -1,12 +1,15 @@
 package io.github.cudastackbudget.core.engine;
 
-import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.arch.GpuArch;
+import io.github.cudastackbudget.core.binary.BinaryFormatException;
+import io.github.cudastackbudget.core.binary.BinaryKind;
+import io.github.cudastackbudget.core.binary.CubinReader;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.exec.Executables;
 import io.github.cudastackbudget.core.exec.ToolRun;
-import io.github.cudastackbudget.core.scan.BinaryKind;
-import io.github.cudastackbudget.core.scan.CubinArchReader;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -29,22 +33,27 @@ public final class CuobjdumpEngine implements KernelEngine {
     private final Path executable;
     private final Duration timeout;
     private final String version;
+    private final Frontend frontend;
 
-    private CuobjdumpEngine(Path executable, Duration timeout, String version) {
+    private CuobjdumpEngine(Path executable, Duration timeout, String version, Frontend frontend) {
         this.executable = executable;
         this.timeout = timeout;
         this.version = version;
+        this.frontend = frontend;
     }
 
     /**
      * Prepares the engine for an executable (checks that it runs: {@code cuobjdump --version}).
      *
+     * @param frontend how the engine's messages name the options
      * @throws EngineException when it does not exist or does not run
      */
-    public static CuobjdumpEngine using(Path executable, Duration timeout) throws EngineException {
+    public static CuobjdumpEngine using(Path executable, Duration timeout, Frontend frontend) throws EngineException {
+        Objects.requireNonNull(frontend, "frontend");
         if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
-            throw new EngineException("cuobjdump '" + executable + "' is not an executable file: set "
-                    + "cudaStackBudget.cuobjdump to the cuobjdump of a CUDA toolkit (e.g. /usr/local/cuda/bin/cuobjdump)");
+            throw new EngineException("cuobjdump '" + executable + "' is not an executable file: point it at the "
+                    + "cuobjdump of a CUDA toolkit, e.g. "
+                    + frontend.howToSet(Option.CUOBJDUMP, "/usr/local/cuda/bin/cuobjdump"));
         }
         List<String> lines = new ArrayList<>();
         ToolRun run = ToolRun.run(executable, List.of("--version"), null, Duration.ofSeconds(30), lines::add);
@@ -55,7 +64,7 @@ public final class CuobjdumpEngine implements KernelEngine {
         }
         String version = lines.stream().filter(line -> line.contains("release") || line.contains("V1"))
                 .reduce((first, second) -> second).map(String::strip).orElse("version unknown");
-        return new CuobjdumpEngine(executable, timeout, version);
+        return new CuobjdumpEngine(executable, timeout, version, frontend);
     }
 
     /**
@@ -86,7 +95,9 @@ public final class CuobjdumpEngine implements KernelEngine {
         GpuArch cubinArch = null;
         if (probe.kind() == BinaryKind.CUBIN) {
             try {
-                cubinArch = CubinArchReader.read(file);
+                cubinArch = CubinReader.arch(file);
+            } catch (BinaryFormatException e) {
+                throw new EngineException(file + ": cannot read the cubin's ELF header: " + e.located(), e);
             } catch (IOException e) {
                 throw new EngineException(file + ": cannot read the cubin's ELF header: " + e.getMessage(), e);
             }
@@ -102,7 +113,8 @@ public final class CuobjdumpEngine implements KernelEngine {
         }
         if (output.timedOut()) {
             throw new EngineException(file + ": cuobjdump did not finish within " + timeout.toSeconds()
-                    + " s; raise cudaStackBudget.timeout or check the file");
+                    + " s; raise the limit (" + frontend.howToSet(Option.TIMEOUT, Long.toString(2 * timeout.toSeconds()))
+                    + ") or check the file");
         }
         if (output.failure() != null) {
             throw new EngineException(file + ": cuobjdump could not be run: " + output.failure().getMessage(),

@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import java.util.List;
 
 /** Reads the per-function resource usage of every SASS image in one file that holds device code. */

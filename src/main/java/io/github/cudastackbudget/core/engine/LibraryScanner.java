@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core.engine;
 
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,22 +1,27 @@
 package io.github.cudastackbudget.core.engine;
 
-import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
+import io.github.cudastackbudget.core.binary.BinaryKind;
 import io.github.cudastackbudget.core.binary.CubinResources;
 import io.github.cudastackbudget.core.binary.DeviceCodeListing;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.binary.DeviceCodeReader;
 import io.github.cudastackbudget.core.binary.DeviceImage;
 import io.github.cudastackbudget.core.binary.EntryDecompressor;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -36,16 +41,32 @@ public final class NativeEngine implements KernelEngine {
 
     private final DeviceCodeReader reader;
     private final int parallelism;
+    private final Frontend frontend;
 
-    /** An engine decoding up to {@code parallelism} fatbin entries of one file at once. */
-    public NativeEngine(int parallelism) {
+    /**
+     * An engine decoding up to {@code parallelism} fatbin entries of one file at once.
+     *
+     * @param frontend how its messages name the options
+     */
+    public NativeEngine(int parallelism, Frontend frontend) {
         this.parallelism = Math.max(1, parallelism);
+        this.frontend = Objects.requireNonNull(frontend, "frontend");
         this.reader = new DeviceCodeReader(this.parallelism, EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
     }
 
-    /** An engine using every processor. */
+    /** An engine whose messages name the options by their parameter ids ({@link Frontend#PARAMETERS}). */
+    public NativeEngine(int parallelism) {
+        this(parallelism, Frontend.PARAMETERS);
+    }
+
+    /** An engine using every processor, naming options by their parameter ids. */
     public NativeEngine() {
         this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** How this engine's messages name the options. */
+    public Frontend frontend() {
+        return frontend;
     }
 
     @Override
@@ -75,7 +96,8 @@ public final class NativeEngine implements KernelEngine {
             listing = reader.read(file);
         } catch (BinaryFormatException e) {
             throw new EngineException(e.getMessage() + "; the native reader does not know this layout, so the "
-                    + "figures cannot be trusted (engine=cuobjdump reads it with NVIDIA's tool)", e);
+                    + "figures cannot be trusted (" + frontend.howToSet(Option.ENGINE, CuobjdumpEngine.ID) + " reads it with "
+                    + "NVIDIA's tool)", e);
         } catch (IOException e) {
             throw new EngineException(file + ": cannot read: " + e.getMessage(), e);
         }
@@ -132,10 +154,17 @@ public final class NativeEngine implements KernelEngine {
         }
         if (libraries.isEmpty()) {
             throw new EngineException(listing.source() + ": the native reader found no fatbin entry although the "
-                    + "file is a " + listing.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-                    + " with device code sections; the figures cannot be trusted");
+                    + "file is a " + noun(listing.kind()) + " with device code sections; the figures cannot be trusted");
         }
         long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
         return new LibraryScan(path, new ArrayList<>(libraries), records, sass, ptx, "", elapsed, ptxEntries, true);
+    }
+
+    private static String noun(BinaryKind kind) {
+        return switch (kind) {
+            case HOST_ELF -> "host elf";
+            case AR_ARCHIVE -> "archive";
+            default -> kind.name().toLowerCase(Locale.ROOT);
+        };
     }
 }

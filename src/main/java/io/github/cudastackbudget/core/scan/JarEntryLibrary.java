@@ -29,7 +29,7 @@ public record JarEntryLibrary(Path jar, JarEntryLibrary container, String entryN
         long dataOffset, long crc, String usedBy) {
 
     /** Entries larger than this cannot be held in one buffer. */
-    static final long MAX_ENTRY_BYTES = Integer.MAX_VALUE - 8L;
+    public static final long MAX_ENTRY_BYTES = Integer.MAX_VALUE - 8L;
 
     public JarEntryLibrary {
         Objects.requireNonNull(jar, "jar");
@@ -73,12 +73,12 @@ public record JarEntryLibrary(Path jar, JarEntryLibrary container, String entryN
     /**
      * The entry's bytes, little-endian by default, positioned at 0.
      *
-     * @throws IOException naming the JAR and the entry when the bytes cannot be read
+     * @throws IOException naming the JAR and the entry when the bytes cannot be read (also when they are more than
+     *                     {@link #MAX_ENTRY_BYTES}: the reader of the entry says what to do then)
      */
     public ByteBuffer read() throws IOException {
         if (size > MAX_ENTRY_BYTES) {
-            throw new IOException(location() + " is " + size + " bytes, more than one buffer holds: unpack it and name "
-                    + "the file in <libraryFiles>");
+            throw new IOException(location() + " is " + size + " bytes, more than one buffer holds");
         }
         if (container != null) {
             ByteBuffer outer = container.read();

@@ -1,5 +1,9 @@
 package io.github.cudastackbudget.core.scan;
 
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,10 +11,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.codehaus.plexus.util.DirectoryScanner;
 
 /**
- * Finds the files to scan and keeps those that hold device code.
+ * Finds the files to scan and keeps those that hold device code (as the {@link DeviceCodeDetector} judges them; no
+ * bytes are interpreted here).
  *
  * <p>Files matched by a pattern that turn out not to be ELF (or are truncated) are skipped quietly; files named
  * explicitly must exist and be readable, and one without device code is reported.
@@ -53,9 +59,12 @@ public final class LibraryDiscovery {
      *
      * @param fileSets      pattern-matched inputs (non-ELF files skipped quietly)
      * @param explicitFiles named inputs (must exist; reported when they hold no device code)
+     * @param frontend      how messages name the options
      * @throws DiscoveryException naming an explicit file that is missing or unreadable
      */
-    public static Discovery discover(List<FileSetSpec> fileSets, List<Path> explicitFiles) throws DiscoveryException {
+    public static Discovery discover(List<FileSetSpec> fileSets, List<Path> explicitFiles, Frontend frontend)
+            throws DiscoveryException {
+        Objects.requireNonNull(frontend, "frontend");
         Map<Path, Boolean> candidates = new LinkedHashMap<>();
         java.util.Set<Path> seen = new java.util.HashSet<>();
         for (FileSetSpec fileSet : fileSets) {
@@ -73,7 +82,7 @@ public final class LibraryDiscovery {
             }
             if (!Files.isRegularFile(absolute)) {
                 throw new DiscoveryException("library '" + file + "' does not exist or is not a file: fix the path in "
-                        + "<libraryFiles> or remove it");
+                        + frontend.howToSet(Option.LIBRARY_FILES, file.toString()) + " or remove it");
             }
             if (!Files.isReadable(absolute)) {
                 throw new DiscoveryException("library '" + file + "' is not readable: check its permissions");

@@ -2,7 +2,6 @@ package io.github.cudastackbudget.core.binary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +91,7 @@ class ContainerLayoutsTest {
 
         DeviceCodeListing listing = reader.read(archive);
 
-        assertThat(listing.kind()).isEqualTo(DeviceCodeListing.Kind.ARCHIVE);
+        assertThat(listing.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
         assertThat(listing.blocks()).extracting(DeviceCodeListing.Block::member)
                 .containsExactly("short.o", "a_member_name_longer_than_sixteen_bytes.o", "notes.txt");
         assertThat(listing.blocks()).extracting(DeviceCodeListing.Block::label).containsExactly("liblong.a(short.o)",

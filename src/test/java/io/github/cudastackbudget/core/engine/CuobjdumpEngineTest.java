@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.engine;
 
-import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.model.KernelRecord;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.NCCL;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.NVJPEG;
 import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.TORCHAUDIO;
@@ -10,9 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.scan.BinaryKind;
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.BinaryKind;
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
@@ -35,6 +37,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CuobjdumpEngineTest {
 
     private static final Duration GENEROUS = Duration.ofSeconds(120);
+
+    /** A front end that spells options as Maven properties, to see that the messages take its words. */
+    static final Frontend PROPERTIES = new Frontend() {
+        @Override
+        public String name(Option option) {
+            return option.parameter();
+        }
+
+        @Override
+        public String howToSet(Option option, String example) {
+            return "-DcudaStackBudget." + option.parameter() + "=" + example;
+        }
+    };
 
     @TempDir
     Path tmp;
@@ -69,7 +84,7 @@ class CuobjdumpEngineTest {
             // the replay script prints what the real cuobjdump 13.0 printed for libnccl.so.2
             Path cuobjdump = RecordedCuobjdump.replayFixed(tmp, NCCL);
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
 
             LibraryScan scan = engine.read(probe(libframes));
 
@@ -111,7 +126,7 @@ class CuobjdumpEngineTest {
             DeviceCodeProbe probe = probe(cubin);
             assertThat(probe.kind()).isEqualTo(BinaryKind.CUBIN);
 
-            LibraryScan scan = CuobjdumpEngine.using(cuobjdump, GENEROUS).read(probe);
+            LibraryScan scan = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS).read(probe);
 
             assertThat(scan.records()).hasSize(18).allSatisfy(record -> {
                 assertThat(record.arch()).isEqualTo(GpuArch.parse("sm_90"));
@@ -122,6 +137,21 @@ class CuobjdumpEngineTest {
                             "_ZN6cu_ctc33first_matrix__bitonic_topk_kernelILi256ELi128EEEvNS_7LogProbEiP6float2PiS4_S4_S4_iiiiiPfi",
                             64, 1024L);
             assertThat(scan.sassArchesOf("frames_sm90.cubin")).containsExactly(GpuArch.parse("sm_90"));
+        }
+
+        @Test
+        void bareCubinOfAnUnknownAbiVersionIsRefusedWithTheNativeReadersReason() throws Exception {
+            // regression: the arch reader of this engine read any ABI version >= 8 as v2, the native reader refused it
+            byte[] bytes = Files.readAllBytes(RecordedCuobjdump.testCuda("frames_sm90.cubin"));
+            bytes[8] = 9;
+            Path cubin = Files.write(tmp.resolve("frames_sm90.cubin"), bytes);
+            Path cuobjdump = tool("exit 0");
+            String reason = "at offset 0x8: cubin ELF ABI version 9 (known: 7 = CUDA ABI v1, 8 = CUDA ABI v2)";
+
+            assertThatThrownBy(() -> CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS).read(probe(cubin)))
+                    .isInstanceOf(EngineException.class)
+                    .hasMessage(cubin + ": cannot read the cubin's ELF header: " + reason);
+            assertThatThrownBy(() -> new NativeEngine(1).read(cubin)).hasMessageStartingWith(cubin + ": " + reason);
         }
     }
 
@@ -135,7 +165,7 @@ class CuobjdumpEngineTest {
                     + "echo 'second line' >&2\n"
                     + "exit 127\n");
 
-            assertThatThrownBy(() -> CuobjdumpEngine.using(cuobjdump, GENEROUS))
+            assertThatThrownBy(() -> CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS))
                     .isInstanceOf(EngineException.class)
                     .hasMessageContaining(cuobjdump.toString())
                     .hasMessageContaining("--version")
@@ -149,7 +179,7 @@ class CuobjdumpEngineTest {
             Path cuobjdump = tool("echo 'cuobjdump fatal   : Unsupported fatbin version' >&2\n"
                     + "echo 'more detail nobody needs' >&2\nexit 255");
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
 
             assertThatThrownBy(() -> engine.read(probe(libframes)))
                     .isInstanceOf(EngineException.class)
@@ -162,7 +192,7 @@ class CuobjdumpEngineTest {
         void fileWithoutRecordingFailsThroughTheReplayLikeCuobjdumpWould() throws Exception {
             Path cuobjdump = RecordedCuobjdump.replayByName(tmp);
             Path other = Files.copy(RecordedCuobjdump.testCuda("libframes.so"), tmp.resolve("libunrecorded.so"));
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
 
             assertThatThrownBy(() -> engine.read(probe(other)))
                     .isInstanceOf(EngineException.class)
@@ -189,14 +219,14 @@ class CuobjdumpEngineTest {
         void hangingToolIsStoppedAtTheTimeout(String script) throws Exception {
             Path cuobjdump = tool(script);
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, Duration.ofSeconds(1));
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, Duration.ofSeconds(1), PROPERTIES);
             long start = System.nanoTime();
 
             assertThatThrownBy(() -> engine.read(probe(libframes)))
                     .isInstanceOf(EngineException.class)
                     .hasMessageContaining(libframes.toString())
-                    .hasMessageContaining("did not finish within 1 s")
-                    .hasMessageContaining("timeout");
+                    .hasMessageEndingWith(": cuobjdump did not finish within 1 s; raise the limit "
+                            + "(-DcudaStackBudget.timeout=2) or check the file");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
         }
 
@@ -207,7 +237,7 @@ class CuobjdumpEngineTest {
             // clear build error naming the library"
             Path cuobjdump = tool("echo \"cuobjdump fatal   : Could not process input file '$2'\" >&2\nexit 0");
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
 
             assertThatThrownBy(() -> engine.read(probe(libframes)))
                     .isInstanceOf(EngineException.class)
@@ -219,26 +249,28 @@ class CuobjdumpEngineTest {
         void missingExecutableGivesAClearMessage() {
             Path missing = tmp.resolve("no-such-dir").resolve("cuobjdump");
 
-            assertThatThrownBy(() -> CuobjdumpEngine.using(missing, GENEROUS))
+            assertThatThrownBy(() -> CuobjdumpEngine.using(missing, GENEROUS, Frontend.PARAMETERS))
                     .isInstanceOf(EngineException.class)
-                    .hasMessageContaining("'" + missing + "' is not an executable file")
-                    .hasMessageContaining("cudaStackBudget.cuobjdump");
+                    .hasMessage("cuobjdump '" + missing + "' is not an executable file: point it at the cuobjdump of a "
+                            + "CUDA toolkit, e.g. cuobjdump=/usr/local/cuda/bin/cuobjdump");
+            assertThatThrownBy(() -> CuobjdumpEngine.using(missing, GENEROUS, PROPERTIES))
+                    .hasMessageEndingWith("e.g. -DcudaStackBudget.cuobjdump=/usr/local/cuda/bin/cuobjdump");
         }
 
         @Test
         void nonExecutableFileGivesTheSameMessage() throws IOException {
             Path plain = Files.writeString(tmp.resolve("cuobjdump"), "#!/bin/sh\nexit 0\n");
 
-            assertThatThrownBy(() -> CuobjdumpEngine.using(plain, GENEROUS))
+            assertThatThrownBy(() -> CuobjdumpEngine.using(plain, GENEROUS, PROPERTIES))
                     .isInstanceOf(EngineException.class)
                     .hasMessageContaining("is not an executable file")
-                    .hasMessageContaining("cudaStackBudget.cuobjdump");
+                    .hasMessageContaining("-DcudaStackBudget.cuobjdump=");
         }
 
         @Test
         void executableThatVanishesAfterTheVersionCheckNamesTheFile() throws Exception {
             Path cuobjdump = RecordedCuobjdump.replayFixed(tmp, NCCL);
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
             Files.delete(cuobjdump);
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
 
@@ -252,7 +284,7 @@ class CuobjdumpEngineTest {
             Path cuobjdump = tool("printf '\\nFatbin elf code:\\n================\\narch = sm_90\\ncode version = [1,8]\\n"
                     + "\\nResource usage:\\n Function _Z3badPi:\\n  REG:x STACK:1 SHARED:0 LOCAL:0 TEXTURE:0\\n'");
             Path libframes = RecordedCuobjdump.testCuda("libframes.so");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS);
 
             assertThatThrownBy(() -> engine.read(probe(libframes)))
                     .isInstanceOf(EngineException.class)
@@ -313,7 +345,7 @@ class CuobjdumpEngineTest {
             Path fake = RecordedCuobjdump.replayFixed(Files.createDirectories(tmp.resolve("bin")), TORCHAUDIO);
             Path found = CuobjdumpEngine.locate(Map.of("PATH", fake.getParent().toString())).orElseThrow();
 
-            LibraryScan scan = CuobjdumpEngine.using(found, GENEROUS).read(probe(RecordedCuobjdump.testCuda("frames.o")));
+            LibraryScan scan = CuobjdumpEngine.using(found, GENEROUS, Frontend.PARAMETERS).read(probe(RecordedCuobjdump.testCuda("frames.o")));
             assertThat(scan.records()).hasSize(108);
             assertThat(scan.libraries()).containsExactly("frames.o");
         }
@@ -340,7 +372,7 @@ class CuobjdumpEngineTest {
                     + "  " + TORCHAUDIO + ") sleep 0.3 ;;\n"
                     + "esac\n"
                     + "exec '" + replay + "' \"$@\"\n");
-            CuobjdumpEngine engine = CuobjdumpEngine.using(slowFirst, GENEROUS);
+            CuobjdumpEngine engine = CuobjdumpEngine.using(slowFirst, GENEROUS, Frontend.PARAMETERS);
             List<int[]> progress = Collections.synchronizedList(new ArrayList<>());
             List<String> finishedNames = Collections.synchronizedList(new ArrayList<>());
 
@@ -410,7 +442,7 @@ class CuobjdumpEngineTest {
             Path file = RecordedCuobjdump.stage(tmp.resolve("one"), TORCHAUDIO);
             List<Integer> done = new ArrayList<>();
 
-            List<LibraryScan> scans = new LibraryScanner(CuobjdumpEngine.using(cuobjdump, GENEROUS), 0)
+            List<LibraryScan> scans = new LibraryScanner(CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS), 0)
                     .scan(List.of(probe(file)), (scan, count, total) -> done.add(count));
 
             assertThat(scans).singleElement().extracting(scan -> scan.records().size()).isEqualTo(108);
@@ -426,7 +458,7 @@ class CuobjdumpEngineTest {
                 + "  REG:8 STACK:256 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0";
         Path file = Files.writeString(tmp.resolve("out.txt"), text);
         Path cuobjdump = tool("cat '" + file + "'");
-        LibraryScan scan = CuobjdumpEngine.using(cuobjdump, GENEROUS).read(probe(RecordedCuobjdump.testCuda("libframes.so")));
+        LibraryScan scan = CuobjdumpEngine.using(cuobjdump, GENEROUS, Frontend.PARAMETERS).read(probe(RecordedCuobjdump.testCuda("libframes.so")));
 
         assertThat(scan.records())
                 .isEqualTo(ResourceUsageParser.parse("libframes.so", null, new StringReader(text)).records())

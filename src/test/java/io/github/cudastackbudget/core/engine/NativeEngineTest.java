@@ -1,14 +1,15 @@
 package io.github.cudastackbudget.core.engine;
 
-import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.model.KernelRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.binary.NativeTestFiles;
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class NativeEngineTest {
                 + "  exit 0\n"
                 + "fi\n"
                 + "exec cat \"" + tmp.resolve("recordings") + "/$(basename \"$2\").resource-usage.txt\"\n");
-        return CuobjdumpEngine.using(script, Duration.ofSeconds(60));
+        return CuobjdumpEngine.using(script, Duration.ofSeconds(60), Frontend.PARAMETERS);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.engine.BuildLog.LoggedFunction;
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -23,7 +23,7 @@ import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.engine.ResourceUsageParser;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

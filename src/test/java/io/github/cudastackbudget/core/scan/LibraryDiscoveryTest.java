@@ -3,6 +3,10 @@ package io.github.cudastackbudget.core.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cudastackbudget.core.binary.BinaryKind;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LibraryDiscoveryTest {
+
+    private static final Frontend P = Frontend.PARAMETERS;
 
     /** Built by src/test/cuda/build-test-binaries.sh at generate-test-resources. */
     private static final Path TEST_CUDA = Path.of("target/test-cuda");
@@ -110,7 +116,7 @@ class LibraryDiscoveryTest {
         FileSetSpec missing = set(tmp.resolve("no-such-dir"), FileSetSpec.DEFAULT_INCLUDES, List.of());
 
         assertThat(LibraryDiscovery.expand(missing)).isEmpty();
-        LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(List.of(missing), List.of());
+        LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(List.of(missing), List.of(), P);
         assertThat(discovery.filesProbed()).isZero();
         assertThat(discovery.withDeviceCode()).isEmpty();
         assertThat(discovery.explicitWithout()).isEmpty();
@@ -124,7 +130,7 @@ class LibraryDiscoveryTest {
         text("libnotelf.so");
 
         LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(
-                List.of(set(base, FileSetSpec.DEFAULT_INCLUDES, List.of())), List.of());
+                List.of(set(base, FileSetSpec.DEFAULT_INCLUDES, List.of())), List.of(), P);
 
         assertThat(discovery.filesProbed()).isEqualTo(4);
         assertThat(discovery.withDeviceCode()).extracting(DeviceCodeProbe::file)
@@ -138,17 +144,36 @@ class LibraryDiscoveryTest {
     void explicitMissingFileIsNamed() {
         Path missing = tmp.resolve("nowhere").resolve("libgone.so");
 
-        assertThatThrownBy(() -> LibraryDiscovery.discover(List.of(), List.of(missing)))
+        assertThatThrownBy(() -> LibraryDiscovery.discover(List.of(), List.of(missing), P))
                 .isInstanceOf(LibraryDiscovery.DiscoveryException.class)
-                .hasMessageContaining("'" + missing + "'")
-                .hasMessageContaining("does not exist");
+                .hasMessage("library '" + missing + "' does not exist or is not a file: fix the path in libraryFiles="
+                        + missing + " or remove it");
+    }
+
+    @Test
+    void theMessageNamesTheOptionTheWayTheFrontEndSpellsIt() {
+        Path missing = tmp.resolve("libgone.so");
+        Frontend commandLine = new Frontend() {
+            @Override
+            public String name(Option option) {
+                return "--" + option.parameter();
+            }
+
+            @Override
+            public String howToSet(Option option, String example) {
+                return "--" + option.parameter() + " " + example;
+            }
+        };
+
+        assertThatThrownBy(() -> LibraryDiscovery.discover(List.of(), List.of(missing), commandLine))
+                .hasMessageEndingWith(": fix the path in --libraryFiles " + missing + " or remove it");
     }
 
     @Test
     void explicitDirectoryIsRejected() throws IOException {
         Path directory = Files.createDirectories(tmp.resolve("adir.so"));
 
-        assertThatThrownBy(() -> LibraryDiscovery.discover(List.of(), List.of(directory)))
+        assertThatThrownBy(() -> LibraryDiscovery.discover(List.of(), List.of(directory), P))
                 .isInstanceOf(LibraryDiscovery.DiscoveryException.class)
                 .hasMessageContaining(directory.toString());
     }
@@ -159,7 +184,8 @@ class LibraryDiscoveryTest {
         Path hostOnly = put("libhostonly.so", "libhostonly.so");
         Path device = put("libframes.so", "libframes.so");
 
-        LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(List.of(), List.of(notElf, hostOnly, device));
+        LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(List.of(), List.of(notElf, hostOnly, device),
+                P);
 
         assertThat(discovery.filesProbed()).isEqualTo(3);
         assertThat(discovery.explicitWithout()).extracting(DeviceCodeProbe::file)
@@ -176,7 +202,7 @@ class LibraryDiscoveryTest {
         FileSetSpec all = set(base, List.of("**/*.so"), List.of());
 
         LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(List.of(all, all),
-                List.of(base.resolve("sub/../libframes.so")));
+                List.of(base.resolve("sub/../libframes.so")), P);
 
         assertThat(discovery.filesProbed()).isEqualTo(1);
         assertThat(discovery.withDeviceCode()).extracting(DeviceCodeProbe::file)
@@ -192,7 +218,7 @@ class LibraryDiscoveryTest {
         Files.createSymbolicLink(base.resolve("lib/libx.so"), Path.of("libx.so.1"));
 
         LibraryDiscovery.Discovery discovery = LibraryDiscovery.discover(
-                List.of(set(base, FileSetSpec.DEFAULT_INCLUDES, List.of())), List.of());
+                List.of(set(base, FileSetSpec.DEFAULT_INCLUDES, List.of())), List.of(), P);
 
         assertThat(discovery.withDeviceCode()).as("one library reached through three names").hasSize(1);
         assertThat(real).exists();

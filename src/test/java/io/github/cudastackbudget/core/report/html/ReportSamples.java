@@ -19,7 +19,7 @@ import io.github.cudastackbudget.core.engine.ResourceUsageParser;
 import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.RecordedChecks;
 import io.github.cudastackbudget.core.report.model.ReportModel;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,7 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reports over real recorded cuobjdump output, for the page tests, the browser test and tools/bench-html.sh.
+ * Reports over real recorded cuobjdump output, for the page tests, the browser test and dev/bench-html.sh.
  */
 public final class ReportSamples {
 

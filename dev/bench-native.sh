@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Times the native engine (and the cuobjdump engine, where cuobjdump is installed) on the given files.
 #
-#   tools/bench-native.sh [--repeat N] [--parallelism N] FILE...
+#   dev/bench-native.sh [--repeat N] [--parallelism N] FILE...
 #
-# Builds the classes (mvn package without tests) and tools/NativeCompare.java, then prints one row per file: records,
+# Builds the classes and the dev classes (mvn package without tests; dev/java is compiled with the tests), then runs
+# io.github.cudastackbudget.dev.NativeCompare, which prints one row per file: records,
 # record differences between the engines, size, cuobjdump engine seconds (cuobjdump --dump-resource-usage plus
 # parsing), native engine seconds (best of N reads, default 3; parallel over fatbin entries), their ratio and the time
 # the native printer (DumpResourceUsage's text) takes. Without cuobjdump only the native columns are filled.
@@ -25,8 +26,6 @@ fi
 cd "$ROOT"
 ./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true
 ./mvnw -B -o -q dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/bench-classpath.txt
-mkdir -p target/native-tools
-javac -d target/native-tools -cp "target/classes:$(cat target/bench-classpath.txt)" tools/NativeCompare.java
 CUOBJDUMP="$(command -v cuobjdump || true)"
 if [[ -z "$CUOBJDUMP" && -x /usr/local/cuda/bin/cuobjdump ]]; then
     CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
@@ -38,5 +37,5 @@ else
     echo "(no cuobjdump here: native engine only)"
 fi
 cd - >/dev/null
-exec java -cp "$ROOT/target/native-tools:$ROOT/target/classes:$(cat "$ROOT/target/bench-classpath.txt")" \
-    NativeCompare "${ARGS[@]}" "$@"
+exec java -cp "$ROOT/target/test-classes:$ROOT/target/classes:$(cat "$ROOT/target/bench-classpath.txt")" \
+    io.github.cudastackbudget.dev.NativeCompare "${ARGS[@]}" "$@"

@@ -1,9 +1,8 @@
-package io.github.cudastackbudget.core.scan;
+package io.github.cudastackbudget.core.binary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -21,6 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * The one device-code detector on real nvcc-built files and on synthetic layouts. Where a file cannot be read, the
+ * detail is the reason the readers ({@link ElfFile}, {@link ArArchive}) give, so the check and DumpResourceUsage say
+ * the same thing.
+ */
 class DeviceCodeDetectorTest {
 
     /** Built by src/test/cuda/build-test-binaries.sh at generate-test-resources. */
@@ -51,6 +55,7 @@ class DeviceCodeDetectorTest {
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isTrue();
             assertThat(probe.detail()).isEqualTo("ELF64 with .nv_fatbin");
+            assertThat(probe.onlyRelocatableDeviceCode()).isFalse();
             assertThat(probe.membersWithDeviceCode()).isEmpty();
             assertThat(probe.file()).isEqualTo(real("libframes.so"));
         }
@@ -71,6 +76,15 @@ class DeviceCodeDetectorTest {
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isTrue();
             assertThat(probe.detail()).isEqualTo("ELF64 with __nv_relfatbin");
+            assertThat(probe.onlyRelocatableDeviceCode()).isTrue();
+        }
+
+        @Test
+        void libraryLinkedFromRelocatableObjectsHasBothSections() throws IOException {
+            DeviceCodeProbe probe = DeviceCodeDetector.probe(real("libframes_rdc.so"));
+
+            assertThat(probe.detail()).isEqualTo("ELF64 with .nv_fatbin, __nv_relfatbin");
+            assertThat(probe.onlyRelocatableDeviceCode()).isFalse();
         }
 
         @Test
@@ -81,6 +95,7 @@ class DeviceCodeDetectorTest {
             assertThat(probe.hasDeviceCode()).isTrue();
             assertThat(probe.membersWithDeviceCode()).containsExactly("frames.o");
             assertThat(probe.detail()).isEqualTo("ar archive, 1 of 2 ELF members with device code");
+            assertThat(probe.onlyRelocatableDeviceCode()).isFalse();
         }
 
         @Test
@@ -181,7 +196,8 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("truncated ELF header");
+            assertThat(probe.detail()).isEqualTo(length < 16 ? "truncated ELF header"
+                    : "truncated ELF header (" + length + " of 64 bytes)");
         }
 
         @Test
@@ -192,7 +208,8 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-shoff.o", elf));
 
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("section header table beyond end of file (truncated?)");
+            assertThat(probe.detail()).isEqualTo("section header table offset 0x" + Long.toHexString(elf.length + 1000L)
+                    + " lies beyond the end of the " + elf.length + "-byte image (truncated?)");
         }
 
         @Test
@@ -203,7 +220,8 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("huge-shoff.o", elf));
 
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("section header table beyond end of file (truncated?)");
+            assertThat(probe.detail()).isEqualTo("section header table offset 0xfffffffffffffff8 lies beyond the end of "
+                    + "the " + elf.length + "-byte image (truncated?)");
         }
 
         @Test
@@ -214,7 +232,7 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("section header table beyond end of file (truncated?)");
+            assertThat(probe.detail()).startsWith("section header table offset 0x").endsWith("(truncated?)");
         }
 
         @Test
@@ -225,7 +243,8 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-strtab.o", elf));
 
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("section name string table beyond end of file (truncated?)");
+            assertThat(probe.detail()).startsWith("section name string table (section 2, ")
+                    .endsWith("reaches beyond the end of the " + elf.length + "-byte image (truncated?)");
         }
 
         @Test
@@ -236,7 +255,7 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-shstrndx.o", elf));
 
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).startsWith("no section name string table");
+            assertThat(probe.detail()).isEqualTo("section name string table index 99 is not one of the 3 sections");
         }
 
         @Test
@@ -259,7 +278,7 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("unsupported ELF class 7");
+            assertThat(probe.detail()).isEqualTo("unknown ELF class 7 (1 = ELF32 and 2 = ELF64 are known)");
         }
     }
 
@@ -299,6 +318,7 @@ class DeviceCodeDetectorTest {
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
             assertThat(probe.hasDeviceCode()).isTrue();
             assertThat(probe.detail()).isEqualTo("ELF64 with __nv_relfatbin");
+            assertThat(probe.onlyRelocatableDeviceCode()).isTrue();
         }
 
         @Test
@@ -437,7 +457,9 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
             assertThat(probe.membersWithDeviceCode()).containsExactly("frames.o");
-            assertThat(probe.detail()).contains("extends beyond end of file (truncated?)");
+            assertThat(probe.detail()).startsWith("ar archive, 1 of 1 ELF members with device code; at offset 0x")
+                    .endsWith(": archive member size '1128' is not a size that fits the " + cut.length
+                            + "-byte archive (truncated?)");
         }
 
         @Test
@@ -461,7 +483,90 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).contains("malformed member header at offset 8");
+            assertThat(probe.detail()).isEqualTo("ar archive, no member with device code (0 ELF members); at offset "
+                    + "0x42: archive member header does not end with the `\\n terminator");
+        }
+    }
+
+    /** The detector and the native reader decide alike: the same rule, the same words for what they refuse. */
+    @Nested
+    class SameRuleAsTheReader {
+
+        private final DeviceCodeReader reader = new DeviceCodeReader(1, EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
+
+        @Test
+        void thinArchiveGivesTheThinArchiveReason() throws IOException {
+            // regression: the detector said "not an ELF file, fatbin or ar archive", the reader the thin reason
+            Path thin = write("thin.a", "!<thin>\n".getBytes(StandardCharsets.US_ASCII));
+
+            DeviceCodeProbe probe = DeviceCodeDetector.probe(thin);
+
+            assertThat(probe.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
+            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.detail()).isEqualTo("a thin ar archive (!<thin>) holds only the names of its members; "
+                    + "give the member files themselves");
+            assertThatThrownBy(() -> reader.read(thin)).isInstanceOf(BinaryFormatException.class)
+                    .hasMessage(thin + ": at offset 0x0: " + probe.detail());
+        }
+
+        @Test
+        void thinArchiveWithMembersGivesTheSameReason() throws Exception {
+            // what GNU ar rcT writes: member headers, no bodies
+            byte[] thin = "!<thin>\nframes.o/       0           0     0     644     38096     `\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+
+            assertThat(DeviceCodeDetector.probe(write("libthin.a", thin)).detail()).isEqualTo(ArArchive.THIN);
+        }
+
+        @Test
+        void bigEndianElfIsDeviceCodeThatTheReaderRefusesClearly() throws IOException {
+            // no CUDA host is big-endian: the section names say device code, the reader names the byte order
+            Path file = write("big-endian.o", new ElfBuilder().order(ByteOrder.BIG_ENDIAN).section(".nv_fatbin").build());
+
+            assertThat(DeviceCodeDetector.probe(file).hasDeviceCode()).isTrue();
+            assertThatThrownBy(() -> reader.read(file)).isInstanceOf(BinaryFormatException.class)
+                    .hasMessage(file + ": at offset 0x5: ELF data encoding 2 (only 1 = little-endian is read; CUDA "
+                            + "device code is little-endian)");
+        }
+
+        @Test
+        void fatbinMemberOfAnArchiveIsDeviceCodeAsTheReaderReadsIt() throws Exception {
+            // regression: the detector looked at ELF members only, the reader (and the JAR-entry check) at fatbins too
+            byte[] archive = new ArBuilder()
+                    .gnuMember("host.o", new ElfBuilder().section(".text").build())
+                    .gnuMember("frames.fatbin", Files.readAllBytes(real("frames.fatbin")))
+                    .buildGnu();
+            Path file = write("libfat.a", archive);
+
+            DeviceCodeProbe probe = DeviceCodeDetector.probe(file);
+
+            assertThat(probe.membersWithDeviceCode()).containsExactly("frames.fatbin");
+            assertThat(probe.detail()).isEqualTo("ar archive, 1 of 2 ELF members with device code");
+            assertThat(reader.read(file).blocks()).extracting(block -> block.images().isEmpty())
+                    .containsExactly(true, false);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"libframes.so", "frames.o", "frames_rdc.o", "libframes.a", "frames_sm90.cubin",
+            "frames.fatbin", "libhostonly.so", "libframes_rdc.so", "ptxas-info.txt"})
+        void bytesInMemoryAreJudgedLikeTheFile(String name) throws IOException {
+            // JAR entries are probed from their bytes
+            Path file = real(name);
+            DeviceCodeProbe fromFile = DeviceCodeDetector.probe(file);
+
+            DeviceCodeProbe fromBytes = DeviceCodeDetector.probe(file, ByteRegion.of("app.jar!/" + name,
+                    ByteBuffer.wrap(Files.readAllBytes(file))));
+
+            assertThat(fromBytes).isEqualTo(fromFile);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"libframes.so", "frames.o", "frames_rdc.o", "libframes.a", "frames_sm90.cubin",
+            "frames.fatbin", "libframes_rdc.so", "libmixedptx.so"})
+        void everyFileTheDetectorKeepsTheReaderReadsAsTheSameKind(String name) throws Exception {
+            Path file = real(name);
+
+            assertThat(reader.read(file).kind()).isEqualTo(DeviceCodeDetector.probe(file).kind());
         }
     }
 
@@ -474,220 +579,5 @@ class DeviceCodeDetectorTest {
         assertThat(probe.membersWithDeviceCode()).containsExactly("a.o");
         assertThatThrownBy(() -> probe.membersWithDeviceCode().add("c.o"))
                 .isInstanceOf(UnsupportedOperationException.class);
-    }
-
-    /**
-     * Writes minimal ELF files: header, optional payload, section-name string table and section
-     * headers (null section, the named sections, then {@code .shstrtab}).
-     */
-    static final class ElfBuilder {
-        private ByteOrder order = ByteOrder.LITTLE_ENDIAN;
-        private boolean elf64 = true;
-        private int machine = 62; // EM_X86_64
-        private boolean extended;
-        private byte[] payload = new byte[0];
-        private final List<String> names = new ArrayList<>();
-        /** For each section: -1 for its own name, else "suffix of the previous name, skipping n chars". */
-        private final List<Integer> suffixOf = new ArrayList<>();
-
-        ElfBuilder order(ByteOrder value) {
-            order = value;
-            return this;
-        }
-
-        ElfBuilder elf32() {
-            elf64 = false;
-            return this;
-        }
-
-        ElfBuilder machine(int value) {
-            machine = value;
-            return this;
-        }
-
-        ElfBuilder extendedNumbering() {
-            extended = true;
-            return this;
-        }
-
-        ElfBuilder payload(String text) {
-            payload = text.getBytes(StandardCharsets.US_ASCII);
-            return this;
-        }
-
-        ElfBuilder section(String name) {
-            names.add(name);
-            suffixOf.add(-1);
-            return this;
-        }
-
-        ElfBuilder sectionNamedAtSuffixOfPrevious(int skip) {
-            names.add(null);
-            suffixOf.add(skip);
-            return this;
-        }
-
-        byte[] build() {
-            int headerSize = elf64 ? 64 : 52;
-            int shentsize = elf64 ? 64 : 40;
-
-            ByteArrayOutputStream strtab = new ByteArrayOutputStream();
-            strtab.write(0);
-            int[] nameOffsets = new int[names.size() + 1];
-            int previous = 0;
-            for (int i = 0; i < names.size(); i++) {
-                if (suffixOf.get(i) >= 0) {
-                    nameOffsets[i] = previous + suffixOf.get(i);
-                } else {
-                    nameOffsets[i] = strtab.size();
-                    strtab.writeBytes((names.get(i) + "\0").getBytes(StandardCharsets.US_ASCII));
-                }
-                previous = nameOffsets[i];
-            }
-            nameOffsets[names.size()] = strtab.size();
-            strtab.writeBytes(".shstrtab\0".getBytes(StandardCharsets.US_ASCII));
-
-            int payloadOffset = headerSize;
-            int strtabOffset = payloadOffset + payload.length;
-            int shoff = align8(strtabOffset + strtab.size());
-            int sectionCount = names.isEmpty() && machine == 190 ? 0 : names.size() + 2;
-            int shstrndx = sectionCount == 0 ? 0 : names.size() + 1;
-
-            ByteBuffer out = ByteBuffer.allocate(shoff + sectionCount * shentsize).order(order);
-            out.put(new byte[] {0x7F, 'E', 'L', 'F', (byte) (elf64 ? 2 : 1),
-                (byte) (order == ByteOrder.LITTLE_ENDIAN ? 1 : 2), 1});
-            out.putShort(16, (short) 1); // e_type ET_REL
-            out.putShort(18, (short) machine);
-            out.putInt(20, 1); // e_version
-            if (elf64) {
-                out.putLong(0x28, sectionCount == 0 ? 0 : shoff);
-                out.putShort(0x34, (short) headerSize);
-            } else {
-                out.putInt(0x20, sectionCount == 0 ? 0 : shoff);
-                out.putShort(0x28, (short) headerSize);
-            }
-            int fieldBase = elf64 ? 0x3A : 0x2E;
-            out.putShort(fieldBase, (short) shentsize);
-            out.putShort(fieldBase + 2, (short) (extended ? 0 : sectionCount));
-            out.putShort(fieldBase + 4, (short) (extended ? 0xFFFF : shstrndx));
-            out.put(payloadOffset, payload);
-            out.put(strtabOffset, strtab.toByteArray());
-
-            for (int i = 0; i < sectionCount; i++) {
-                int at = shoff + i * shentsize;
-                if (i == 0) {
-                    if (extended) {
-                        putWord(out, at + (elf64 ? 0x20 : 0x14), sectionCount); // sh_size
-                        out.putInt(at + (elf64 ? 0x28 : 0x18), shstrndx); // sh_link
-                    }
-                    continue;
-                }
-                boolean isStrtab = i == shstrndx;
-                out.putInt(at, nameOffsets[i - 1]); // sh_name
-                out.putInt(at + 4, isStrtab ? 3 : 1); // sh_type STRTAB / PROGBITS
-                putWord(out, at + (elf64 ? 0x18 : 0x10), isStrtab ? strtabOffset : payloadOffset); // sh_offset
-                putWord(out, at + (elf64 ? 0x20 : 0x14), isStrtab ? strtab.size() : payload.length); // sh_size
-            }
-            return out.array();
-        }
-
-        private void putWord(ByteBuffer out, int at, long value) {
-            if (elf64) {
-                out.putLong(at, value);
-            } else {
-                out.putInt(at, (int) value);
-            }
-        }
-
-        /** Points the {@code .shstrtab} section's sh_offset (little-endian ELF64, last section) elsewhere. */
-        static void patchStringTableOffset(byte[] elf, long offset) {
-            ByteBuffer buffer = ByteBuffer.wrap(elf).order(ByteOrder.LITTLE_ENDIAN);
-            long shoff = buffer.getLong(0x28);
-            int shstrndx = buffer.getShort(0x3E);
-            buffer.putLong((int) shoff + shstrndx * 64 + 0x18, offset);
-        }
-
-        private static int align8(int value) {
-            return (value + 7) & ~7;
-        }
-    }
-
-    /** Writes {@code ar} archives in GNU ({@code //} long names) or BSD ({@code #1/NN}) style. */
-    static final class ArBuilder {
-        private final List<String> names = new ArrayList<>();
-        private final List<byte[]> contents = new ArrayList<>();
-        private final ByteArrayOutputStream raw = new ByteArrayOutputStream();
-        private boolean symbolTable;
-
-        ArBuilder gnuSymbolTable() {
-            symbolTable = true;
-            return this;
-        }
-
-        ArBuilder gnuMember(String name, byte[] content) {
-            names.add(name);
-            contents.add(content);
-            return this;
-        }
-
-        ArBuilder bsdMember(String name, byte[] content) {
-            byte[] nameBytes = name.getBytes(StandardCharsets.US_ASCII);
-            byte[] padded = Arrays.copyOf(nameBytes, (nameBytes.length + 3) & ~3); // NUL padded, like macOS ar
-            header(raw, "#1/" + padded.length, padded.length + content.length);
-            raw.writeBytes(padded);
-            raw.writeBytes(content);
-            pad(raw, padded.length + content.length);
-            return this;
-        }
-
-        byte[] buildRaw() {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes("!<arch>\n".getBytes(StandardCharsets.US_ASCII));
-            out.writeBytes(raw.toByteArray());
-            return out.toByteArray();
-        }
-
-        byte[] buildGnu() {
-            ByteArrayOutputStream longNames = new ByteArrayOutputStream();
-            List<String> headerNames = new ArrayList<>();
-            for (String name : names) {
-                if (name.length() > 15) {
-                    headerNames.add("/" + longNames.size());
-                    longNames.writeBytes((name + "/\n").getBytes(StandardCharsets.US_ASCII));
-                } else {
-                    headerNames.add(name + "/");
-                }
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes("!<arch>\n".getBytes(StandardCharsets.US_ASCII));
-            if (symbolTable) {
-                member(out, "/", new byte[] {0, 0, 0, 0}); // big-endian count 0
-            }
-            if (longNames.size() > 0) {
-                member(out, "//", longNames.toByteArray());
-            }
-            for (int i = 0; i < names.size(); i++) {
-                member(out, headerNames.get(i), contents.get(i));
-            }
-            return out.toByteArray();
-        }
-
-        private static void member(ByteArrayOutputStream out, String headerName, byte[] content) {
-            header(out, headerName, content.length);
-            out.writeBytes(content);
-            pad(out, content.length);
-        }
-
-        private static void header(ByteArrayOutputStream out, String name, long size) {
-            String header = String.format("%-16s%-12s%-6s%-6s%-8s%-10s`\n", name, "0", "0", "0", "644", size);
-            assertThat(header).hasSize(60);
-            out.writeBytes(header.getBytes(StandardCharsets.US_ASCII));
-        }
-
-        private static void pad(ByteArrayOutputStream out, long length) {
-            if ((length & 1) != 0) {
-                out.write('\n');
-            }
-        }
     }
 }

@@ -4,7 +4,7 @@
 # -> 129,820 records, the size of libtorch_cuda.so), read back from the JSON as the goal does, rendered RUNS times
 # through Doxia's XHTML5 sink (the page body; the site skin adds a fixed frame around it).
 #
-# usage: tools/bench-site.sh [COPIES [RUNS]]        needs: JDK 17, nvcc for test-compile
+# usage: dev/bench-site.sh [COPIES [RUNS]]        needs: JDK 17, nvcc for test-compile
 set -euo pipefail
 cd "$(dirname "$0")/.."
 copies="${1:-10}"

@@ -59,7 +59,7 @@ LIBRARIES=(libstackdemo.so:all libstackdemo_sm90.so:sm90-sass-only)
 "$CUOBJDUMP" --version > "$OUTDIR/cuobjdump-version.txt"
 
 {
-    echo "Recorded by tools/record-cuobjdump.sh"
+    echo "Recorded by dev/record-cuobjdump.sh"
     echo "date (UTC): $(date -u '+%Y-%m-%d %H:%M:%S')"
     echo "host: $(uname -srm)"
     if command -v nvidia-smi >/dev/null 2>&1; then

@@ -3,7 +3,7 @@
 # libraries with the auto (native) engine and with cuobjdump, the same libraries inside a JAR, and launched mode over
 # a real PyTorch run under the CUPTI injection library, compared with the driver's stack limit and free memory.
 # usage (from the repository root, with .devcarry carried: jlink JRE in .devcarry/jre, jars in .devcarry/lib, the
-# injection library in .devcarry/libcuda-stack-budget-cupti.so): bash tools/gpu-check-real.sh OUTDIR
+# injection library in .devcarry/libcuda-stack-budget-cupti.so): bash dev/gpu-check-real.sh OUTDIR
 set -uo pipefail
 OUT="${1:?usage: $0 OUTDIR}"
 mkdir -p "$OUT"

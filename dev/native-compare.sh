@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Compares the native engine with the real cuobjdump on every library with a fatbin on the GPU machine.
 #
-#   tools/native-compare.sh prepare DIR      (here) builds the jar, copies it with its runtime dependencies to
-#                                            DIR/lib, a Java runtime to DIR/jre (from $JRE, default
-#                                            /work/main/.devcarry/jre), compiles tools/NativeCompare.java to
-#                                            DIR/tools and copies this script to DIR
-#   tools/native-compare.sh bench DIR OUT    (there) timings on the largest libraries: decompression throughput,
+#   JRE=/path/to/jre dev/native-compare.sh prepare DIR
+#                                            (here) builds the jar and the dev classes, copies the jar with its
+#                                            runtime dependencies to DIR/lib, the Java runtime $JRE (required, e.g.
+#                                            a jlink image, see dev/README.md) to DIR/jre, the compiled
+#                                            io.github.cudastackbudget.dev.NativeCompare to DIR/tools and this
+#                                            script to DIR
+#   dev/native-compare.sh bench DIR OUT      (there) timings on the largest libraries: decompression throughput,
 #                                            the native engine on one thread, both tools as processes
-#   tools/native-compare.sh run DIR OUT [BUDGET_S]
+#   dev/native-compare.sh run DIR OUT [BUDGET_S]
 #                                            (there) finds the files, runs both engines on each, compares, writes
 #                                            the table to OUT/native-compare.txt and stdout, text diffs to OUT/
 #
@@ -24,9 +26,10 @@ set -euo pipefail
 mode="${1:-}"
 case "$mode" in
 prepare)
-    DIR="${2:?usage: $0 prepare DIR}"
+    DIR="${2:?usage: JRE=/path/to/jre $0 prepare DIR}"
+    JRE="${JRE:?usage: JRE=/path/to/jre $0 prepare DIR (JRE: a Java 17+ runtime to carry, e.g. made with jlink; see dev/README.md)}"
+    [[ -x "$JRE/bin/java" ]] || { echo "$0: JRE=$JRE has no bin/java" >&2; exit 2; }
     ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-    JRE="${JRE:-/work/main/.devcarry/jre}"
     cd "$ROOT"
     ./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true
     rm -rf "$DIR/lib" "$DIR/tools"
@@ -34,8 +37,10 @@ prepare)
     ./mvnw -B -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$DIR/lib"
     cp target/cuda-stack-budget-maven-plugin-*.jar "$DIR/lib/"
     [[ -d "$DIR/jre" ]] || cp -r "$JRE" "$DIR/jre"
-    javac -d "$DIR/tools" -cp "$DIR/lib/*" tools/NativeCompare.java
-    cp tools/native-compare.sh "$DIR/"
+    # NativeCompare is compiled by the build (dev/java is a test source root)
+    mkdir -p "$DIR/tools/io/github/cudastackbudget/dev"
+    cp target/test-classes/io/github/cudastackbudget/dev/NativeCompare*.class "$DIR/tools/io/github/cudastackbudget/dev/"
+    cp dev/native-compare.sh "$DIR/"
     # this repo's test binaries (src/test/cuda/build-test-binaries.sh), compared there too
     ./mvnw -B -o -q generate-test-resources
     rm -rf "$DIR/test-cuda"
@@ -75,7 +80,7 @@ else
 fi
 WRAP
     chmod +x "$WORK/cuobjdump"
-    "$DIR/jre/bin/java" -Xmx16g -cp "$DIR/tools:$DIR/lib/*" NativeCompare --cuobjdump "$WORK/cuobjdump" \
+    "$DIR/jre/bin/java" -Xmx16g -cp "$DIR/tools:$DIR/lib/*" io.github.cudastackbudget.dev.NativeCompare --cuobjdump "$WORK/cuobjdump" \
         --capture "$WORK" --repeat 2 --budget-seconds "$BUDGET" --list "$WORK/candidates.txt" \
         | tee "$OUT/native-compare.txt"
     # the real cuobjdump texts of the carried test binaries, to keep as recordings
@@ -115,9 +120,9 @@ bench)
     done
     {
         echo "== decompression, one thread, best of 3 (aircompressor $(ls "$DIR/lib" | grep -o 'aircompressor-[0-9.]*[0-9]'))"
-        "${JAVA[@]}" NativeCompare --decompress-bench "${LIBS[@]}"
+        "${JAVA[@]}" io.github.cudastackbudget.dev.NativeCompare --decompress-bench "${LIBS[@]}"
         echo "== native engine on one thread (best of 2)"
-        "${JAVA[@]}" NativeCompare --parallelism 1 --repeat 2 "${LIBS[@]}"
+        "${JAVA[@]}" io.github.cudastackbudget.dev.NativeCompare --parallelism 1 --repeat 2 "${LIBS[@]}"
         echo "== as processes: cuobjdump --dump-resource-usage vs java DumpResourceUsage (JVM start included), s"
         TIMEFORMAT=%R
         for lib in "${LIBS[@]}"; do
@@ -128,7 +133,7 @@ bench)
     } 2>&1 | tee "$OUT/native-bench.txt"
     ;;
 *)
-    echo "usage: $0 prepare DIR | run DIR OUT [BUDGET_S] | bench DIR OUT" >&2
+    echo "usage: JRE=/path/to/jre $0 prepare DIR | $0 run DIR OUT [BUDGET_S] | $0 bench DIR OUT" >&2
     exit 2
     ;;
 esac

@@ -2,7 +2,7 @@
 # Measures what launched mode adds to a check: the same check of a real library's recorded kernels, without and with a
 # launch log (reading the log and the library log, matching, the launched figures and report keys).
 #
-#   tools/launched-bench.sh [ROWS_PER_KERNEL] [RUNS]      (defaults: 20 attributions per kernel, 5 runs)
+#   dev/launched-bench.sh [ROWS_PER_KERNEL] [RUNS]      (defaults: 20 attributions per kernel, 5 runs)
 #
 # Input: the nvcc-built target/test-cuda/libframes.so staged as libnccl.so.2, read by a stand-in for cuobjdump that
 # replays the REAL cuobjdump 13.0 output recorded for libnccl.so.2 (../shared/fixtures/cuobjdump/, 5,312 records of

@@ -7,7 +7,7 @@
 # Chromium and prints the navigation timing (DOMContentLoaded, load event) and how long the page's script takes to
 # filter and sort the 130k-row table.
 #
-# usage: tools/bench-html.sh [COPIES [RUNS]]        needs: JDK 17, chromium (or CHROMIUM=/path), nvcc for test-compile
+# usage: dev/bench-html.sh [COPIES [RUNS]]        needs: JDK 17, chromium (or CHROMIUM=/path), nvcc for test-compile
 set -euo pipefail
 cd "$(dirname "$0")/.."
 copies="${1:-10}"

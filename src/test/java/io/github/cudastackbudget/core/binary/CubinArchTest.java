@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.scan;
+package io.github.cudastackbudget.core.binary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,9 +17,15 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class CubinArchReaderTest {
+/**
+ * The one cubin-arch rule ({@link CubinReader#arch}), used by the native reader for bare cubins and by the cuobjdump
+ * engine (cuobjdump prints no arch for a bare cubin): SM from e_flags by ELF ABI version, {@code a} from
+ * {@code .nv.compat}; ABI versions other than 7 and 8, ELF32 and big-endian cubins are refused with the reason.
+ */
+class CubinArchTest {
 
     /** Built by src/test/cuda/build-test-binaries.sh at generate-test-resources. */
     private static final Path TEST_CUDA = Path.of("target/test-cuda");
@@ -36,8 +42,8 @@ class CubinArchReaderTest {
 
     /** The nvcc-built cubins kept as test resources (see README.md beside them). */
     private static Path resource(String name) throws URISyntaxException {
-        URL url = CubinArchReaderTest.class.getResource(name);
-        assertThat(url).as("test resource %s next to CubinArchReaderTest", name).isNotNull();
+        URL url = CubinArchTest.class.getResource(name);
+        assertThat(url).as("test resource %s next to CubinArchTest", name).isNotNull();
         return Path.of(url.toURI());
     }
 
@@ -48,8 +54,8 @@ class CubinArchReaderTest {
     }
 
     @Test
-    void nvccSm90CubinIsSm90() throws IOException {
-        GpuArch arch = CubinArchReader.read(real("frames_sm90.cubin"));
+    void nvccSm90CubinIsSm90() throws Exception {
+        GpuArch arch = CubinReader.arch(real("frames_sm90.cubin"));
 
         assertThat(arch).isEqualTo(GpuArch.parse("sm_90"));
         assertThat(arch.variant()).isEqualTo(ArchVariant.BASE);
@@ -58,14 +64,14 @@ class CubinArchReaderTest {
 
     @Test
     void archSpecificCubinsCarryTheA() throws Exception {
-        assertThat(CubinArchReader.read(resource("nostack_sm90a.cubin")).sassLabel()).isEqualTo("sm_90a");
-        assertThat(CubinArchReader.read(resource("nostack_sm120a.cubin")).sassLabel()).isEqualTo("sm_120a");
+        assertThat(CubinReader.arch(resource("nostack_sm90a.cubin")).sassLabel()).isEqualTo("sm_90a");
+        assertThat(CubinReader.arch(resource("nostack_sm120a.cubin")).sassLabel()).isEqualTo("sm_120a");
     }
 
     @Test
     void familyCubinReadsAsItsBaseArch() throws Exception {
         // a bare cubin does not record the f variant (docs/cuda-binary-format.md 4.1)
-        assertThat(CubinArchReader.read(resource("nostack_sm100f.cubin"))).isEqualTo(GpuArch.parse("sm_100"));
+        assertThat(CubinReader.arch(resource("nostack_sm100f.cubin"))).isEqualTo(GpuArch.parse("sm_100"));
     }
 
     @Test
@@ -84,12 +90,13 @@ class CubinArchReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 10, 63, 64, 200})
-    void truncatedCubinThrows(int length) throws IOException {
+    @CsvSource({"0, not an ELF file", "10, truncated ELF header", "63, truncated ELF header (63 of 64 bytes)",
+        "64, (truncated?)", "200, (truncated?)"})
+    void truncatedCubinThrows(int length, String reason) throws IOException {
         Path cut = truncated(real("frames_sm90.cubin"), length);
 
-        assertThatThrownBy(() -> CubinArchReader.read(cut)).isInstanceOf(IOException.class)
-                .hasMessageContaining("truncated");
+        assertThatThrownBy(() -> CubinReader.arch(cut)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageStartingWith(cut.toString()).hasMessageContaining(reason);
     }
 
     @Test
@@ -98,14 +105,14 @@ class CubinArchReaderTest {
         long sectionTable = ByteBuffer.wrap(Files.readAllBytes(source)).order(ByteOrder.LITTLE_ENDIAN).getLong(0x28);
         Path cut = truncated(source, (int) sectionTable + 10);
 
-        assertThatThrownBy(() -> CubinArchReader.read(cut)).isInstanceOf(IOException.class)
-                .hasMessageContaining("truncated");
+        assertThatThrownBy(() -> CubinReader.arch(cut)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("(truncated?)");
     }
 
     @Test
     void hostElfIsNotACubin() {
-        assertThatThrownBy(() -> CubinArchReader.read(real("libframes.so"))).isInstanceOf(IOException.class)
-                .hasMessageContaining("not a cubin");
+        assertThatThrownBy(() -> CubinReader.arch(real("libframes.so"))).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("device code ELF has e_machine 62, not 190 (EM_CUDA)");
     }
 
     @Test
@@ -113,17 +120,17 @@ class CubinArchReaderTest {
         Path text = Files.writeString(tmp.resolve("fake.cubin"), "this is not an ELF file at all, just some text that is"
                 + " longer than an ELF header so that nothing is truncated\n");
 
-        assertThatThrownBy(() -> CubinArchReader.read(text)).isInstanceOf(IOException.class)
-                .hasMessageContaining("not a 64-bit ELF cubin");
+        assertThatThrownBy(() -> CubinReader.arch(text)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("not an ELF file (no 0x7F 'ELF' magic)");
     }
 
     @Test
     void missingFileThrows() {
-        assertThatThrownBy(() -> CubinArchReader.read(tmp.resolve("none.cubin"))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> CubinReader.arch(tmp.resolve("none.cubin"))).isInstanceOf(IOException.class);
     }
 
     @Test
-    void oldLayoutTakesTheSmFromTheLowByteAndTheAFromBit0x800() throws IOException {
+    void oldLayoutTakesTheSmFromTheLowByteAndTheAFromBit0x800() throws Exception {
         byte[] bytes = Files.readAllBytes(real("frames_sm90.cubin"));
         ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         header.put(8, (byte) 7);                       // ELF ABI version 7: the v1 e_flags layout
@@ -132,7 +139,40 @@ class CubinArchReaderTest {
         header.putInt(0x30, 0x00000D5A);               // 0x5A = 90, 0x800 = a, 0x400 64-bit, 0x100 texture mode
         Path sm90a = Files.write(tmp.resolve("sm90a.cubin"), bytes);
 
-        assertThat(CubinArchReader.read(sm70)).isEqualTo(GpuArch.parse("sm_70"));
-        assertThat(CubinArchReader.read(sm90a)).isEqualTo(GpuArch.parse("sm_90a"));
+        assertThat(CubinReader.arch(sm70)).isEqualTo(GpuArch.parse("sm_70"));
+        assertThat(CubinReader.arch(sm90a)).isEqualTo(GpuArch.parse("sm_90a"));
+    }
+
+    /** Regression: the cuobjdump engine's arch reader once read any ABI version >= 8 as v2; the native reader refused. */
+    @ParameterizedTest
+    @ValueSource(ints = {6, 9, 0x41})
+    void abiVersionsOtherThanSevenAndEightAreRefused(int version) throws IOException {
+        byte[] bytes = Files.readAllBytes(real("frames_sm90.cubin"));
+        bytes[8] = (byte) version;
+        Path cubin = Files.write(tmp.resolve("abi" + version + ".cubin"), bytes);
+
+        assertThatThrownBy(() -> CubinReader.arch(cubin)).isInstanceOf(BinaryFormatException.class)
+                .hasMessage(cubin + ": at offset 0x8: cubin ELF ABI version " + version
+                        + " (known: 7 = CUDA ABI v1, 8 = CUDA ABI v2)");
+    }
+
+    @Test
+    void bigEndianCubinIsRefused() throws IOException {
+        byte[] bytes = Files.readAllBytes(real("frames_sm90.cubin"));
+        bytes[5] = 2;
+        Path cubin = Files.write(tmp.resolve("be.cubin"), bytes);
+
+        assertThatThrownBy(() -> CubinReader.arch(cubin)).isInstanceOf(BinaryFormatException.class)
+                .hasMessage(cubin + ": at offset 0x5: ELF data encoding 2 (only 1 = little-endian is read; CUDA device "
+                        + "code is little-endian)");
+    }
+
+    @Test
+    void elf32CubinIsRefused() throws IOException {
+        byte[] elf = new ElfBuilder().elf32().machine(190).build();
+        Path cubin = Files.write(tmp.resolve("elf32.cubin"), elf);
+
+        assertThatThrownBy(() -> CubinReader.arch(cubin)).isInstanceOf(BinaryFormatException.class)
+                .hasMessageContaining("32-bit cubin (only ELF64 device code is known)");
     }
 }

@@ -1,15 +1,19 @@
+package io.github.cudastackbudget.dev;
+
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
+import io.github.cudastackbudget.core.binary.BinaryKind;
+import io.github.cudastackbudget.core.binary.DeviceCodeDetector;
 import io.github.cudastackbudget.core.binary.DeviceCodeListing;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.binary.DeviceCodeReader;
 import io.github.cudastackbudget.core.binary.EntryDecompressor;
 import io.github.cudastackbudget.core.binary.ResourceUsageText;
 import io.github.cudastackbudget.core.engine.CuobjdumpEngine;
 import io.github.cudastackbudget.core.engine.EngineException;
+import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.engine.NativeEngine;
-import io.github.cudastackbudget.core.scan.DeviceCodeDetector;
-import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +25,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Compares the native engine with cuobjdump on real files (tools/native-compare.sh, tools/bench-native.sh).
+ * Compares the native engine with cuobjdump on real files (dev/native-compare.sh, dev/bench-native.sh).
  *
  *   NativeCompare [--cuobjdump WRAPPER] [--capture DIR] [--repeat N] [--parallelism N] [--list FILE]
  *                 [--budget-seconds S] FILE...
@@ -62,7 +66,8 @@ public final class NativeCompare {
         PrintStream out = System.out;
         long began = System.nanoTime();
         List<Path> files = deviceCodeFiles(candidates, out);
-        CuobjdumpEngine engine = cuobjdump == null ? null : CuobjdumpEngine.using(cuobjdump, Duration.ofMinutes(10));
+        CuobjdumpEngine engine = cuobjdump == null ? null : CuobjdumpEngine.using(cuobjdump, Duration.ofMinutes(10),
+                Frontend.PARAMETERS);
         DeviceCodeReader reader = new DeviceCodeReader(parallelism, EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);
         out.printf(Locale.ROOT, "%-4s %-58s %9s %6s %5s %7s %10s %9s %7s %7s%n", "#", "library", "records", "diffs",
                 "text", "size MB", "cuobjdump s", "native s", "ratio", "print s");
@@ -207,7 +212,7 @@ public final class NativeCompare {
             if (!probe.hasDeviceCode()) {
                 continue;
             }
-            (probe.kind() == io.github.cudastackbudget.core.scan.BinaryKind.AR_ARCHIVE ? archives : plain)
+            (probe.kind() == BinaryKind.AR_ARCHIVE ? archives : plain)
                     .add(candidate);
         }
         plain.sort(java.util.Comparator.comparing(Path::toString));
