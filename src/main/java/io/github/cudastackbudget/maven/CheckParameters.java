@@ -3,7 +3,7 @@ package io.github.cudastackbudget.maven;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import io.github.cudastackbudget.core.text.ByteSize;
-import io.github.cudastackbudget.core.budget.SizeLimit;
+import io.github.cudastackbudget.core.device.SizeLimit;
 import io.github.cudastackbudget.core.device.DeviceResolver;
 import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.scan.FileSetSpec;

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.budget;
 
+import io.github.cudastackbudget.core.device.DeviceTarget;
+import io.github.cudastackbudget.core.device.SizeLimit;
 import io.github.cudastackbudget.core.arch.CompatibilityRules;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;

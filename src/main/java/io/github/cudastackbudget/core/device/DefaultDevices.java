@@ -1,6 +1,5 @@
 package io.github.cudastackbudget.core.device;
 
-import io.github.cudastackbudget.core.budget.DeviceTarget;
 import java.util.ArrayList;
 import java.util.List;
 

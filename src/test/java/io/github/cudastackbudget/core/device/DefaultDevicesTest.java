@@ -2,7 +2,6 @@ package io.github.cudastackbudget.core.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.cudastackbudget.core.budget.DeviceTarget;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckResult;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.StackBudgetCheck;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.device.DeviceResolver;
