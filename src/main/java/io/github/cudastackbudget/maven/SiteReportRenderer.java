@@ -7,14 +7,16 @@ import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
-import io.github.cudastackbudget.core.report.model.UnmatchedLaunch;
+import io.github.cudastackbudget.core.report.model.LaunchEntry;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Sentence;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.maven.doxia.sink.Sink;
 
 /**
@@ -27,6 +29,9 @@ import org.apache.maven.doxia.sink.Sink;
  * for people ({@code 2.58 GiB}) with the exact byte count next to them.
  */
 final class SiteReportRenderer {
+
+    /** The options as the page names them: the parameter ids, which is how the Maven goals spell them. */
+    private static final Frontend WORDS = Frontend.PARAMETERS;
 
     /** The page title and the report's name. */
     static final String TITLE = "CUDA Stack Budget";
@@ -123,17 +128,8 @@ final class SiteReportRenderer {
         sink.list();
         for (ViolationReport violation : model.violations()) {
             sink.listItem();
-            sink.bold();
-            sink.text(violation.device());
-            sink.bold_();
-            sink.text(violation.reservation()
-                    ? ": stack reservation " + Figures.bytes(violation.actual()) + " exceeds maxReservation "
-                            + Figures.bytes(violation.limit())
-                    : ": stack frame of " + Figures.grouped(violation.actual()) + " B per thread exceeds maxStackPerThread "
-                            + Figures.grouped(violation.limit()) + " B");
-            sink.text("; kernel ");
-            code(violation.displayName());
-            sink.text(" [" + violation.arch() + "] in " + violation.library());
+            sentence(Phrases.violation(violation, model.device(violation.device()), Phrases.ViolationWording.SITE,
+                    WORDS));
             sink.listItem_();
         }
         sink.list_();
@@ -215,7 +211,7 @@ final class SiteReportRenderer {
             notes.add("skipped: " + device.skipReason());
         }
         if (device.fellBack() && device.chosenArch() != null) {
-            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
+            notes.add(Phrases.fallback(device));
         }
         if (device.memoryBytes() != null && !device.skipped()) {
             notes.add(device.percentOfMemory() + " of " + Figures.human(device.memoryBytes()) + " memory");
@@ -255,11 +251,9 @@ final class SiteReportRenderer {
         paragraph((device.launchedHeadline() ? "Launched reservation " : "Reservation ")
                 + Figures.bytes(device.reservationBytes()) + " = "
                 + Figures.grouped(device.maxResidentThreads()) + " threads x " + Figures.grouped(device.stackLimitBytes())
-                + " B" + (device.budgetBytes() == null ? "; no budget (set maxReservation to gate this device)"
+                + " B" + (device.budgetBytes() == null ? "; no budget (" + Phrases.noBudgetHint(WORDS) + ")"
                         : "; budget " + Figures.bytes(device.budgetBytes()) + " (" + device.percentOfBudget() + " used)")
-                + ". Images run: " + device.imageCounts().entrySet().stream()
-                        .map(e -> e.getKey() + " (" + e.getValue() + " functions)").collect(Collectors.joining(", "))
-                + ".");
+                + ". Images run: " + Phrases.imagesRun(device) + ".");
         if (launched != null) {
             launchedFigures(device, launched);
         }
@@ -282,7 +276,8 @@ final class SiteReportRenderer {
         } else {
             paragraph((launched == null ? "Kernels" : "Every kernel this device runs, launched or not (the static "
                     + "bound),") + " with a stack frame, largest first" + (worst.size() < all
-                    ? " (the " + worst.size() + " largest of " + all + "; set top to 0 to list all)" : "") + ":");
+                    ? " (the " + worst.size() + " largest of " + all + "; " + Phrases.listAllHint(WORDS) + ")" : "")
+                    + ":");
             kernelTable(worst);
         }
         notes("Kernels with an UNKNOWN frame (recursion or indirect calls; not in the figure above)",
@@ -376,7 +371,7 @@ final class SiteReportRenderer {
             sink.table();
             sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT}, false);
             headerRow("Kernel", "Max dynamic shared (B)", "Launched under");
-            for (UnmatchedLaunch kernel : run.unmatchedKernels()) {
+            for (LaunchEntry kernel : run.unmatchedKernels()) {
                 sink.tableRow();
                 sink.tableCell();
                 code(kernel.displayName());
@@ -497,7 +492,8 @@ final class SiteReportRenderer {
         if (shown.size() < lines.size()) {
             sink.listItem();
             sink.italic();
-            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (set top to 0 to list all)");
+            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (" + Phrases.listAllHint(WORDS)
+                    + ")");
             sink.italic_();
             sink.listItem_();
         }
@@ -546,6 +542,22 @@ final class SiteReportRenderer {
             sink.text(verdict.name());
         }
         sink.tableCell_();
+    }
+
+    /** A sentence of the shared wording: devices bold, kernels monospaced, the rest text. */
+    private void sentence(Sentence sentence) {
+        for (Sentence.Part part : sentence.parts()) {
+            switch (part.kind()) {
+                case DEVICE -> {
+                    sink.bold();
+                    sink.text(part.text());
+                    sink.bold_();
+                }
+                case KERNEL -> code(part.text());
+                case BYTES -> sink.text(Figures.bytes(part.bytes()));
+                default -> sink.text(part.text());
+            }
+        }
     }
 
     private void code(String text) {

@@ -221,6 +221,21 @@ class ReportsUnchangedTest {
         }));
     }
 
+    /**
+     * The report goal reads the check's JSON into the model every output formats: for each fixed input, the model read
+     * back from the JSON equals the model the check built from its result (and wrote the JSON from).
+     */
+    @TestFactory
+    Stream<DynamicTest> theModelReadFromTheJsonIsTheModelOfTheResult() {
+        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name(), () -> {
+            Path work = Files.createDirectories(tmp.resolve("model-" + scenario.name()));
+            Path out = work.resolve("out");
+            CheckRunner.Outcome outcome = CheckRunner.run(scenario.setup().options(work, out), CheckListener.SILENT);
+            ReportModel built = ReportModel.of(outcome.result());
+            assertThat(ReportModel.read(out.resolve("cuda-stack-budget.json"))).isEqualTo(built);
+        }));
+    }
+
     private static String site(Path json) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Sink sink = new Xhtml5SinkFactory().createSink(bytes, "UTF-8");

@@ -71,8 +71,7 @@ public final class BudgetEvaluator {
 
         if (chosen.isEmpty()) {
             String reason = "no embedded SASS runs on " + capability.smName() + " (compute capability " + capability
-                    + "); embedded: " + index.sassArches().stream().map(GpuArch::sassLabel)
-                    .collect(Collectors.joining(", "))
+                    + "); embedded: " + embedded(index)
                     + (jit.isEmpty() ? "; no usable PTX either, so its kernels cannot launch there"
                             : "; " + jit.size() + " function(s) would be JIT-compiled from PTX, frame unknown at build time");
             LaunchedFigures figures = launched == null ? null
@@ -115,6 +114,11 @@ public final class BudgetEvaluator {
                 chosenArch, !chosenArch.capability().equals(capability), imageCounts, selected, worst, reservation,
                 staticReservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
                 cannotRun, unknownStack, violations, figures);
+    }
+
+    /** The device code the scanned libraries embed, for messages: {@code sm_80, sm_90}. */
+    public static String embedded(KernelIndex index) {
+        return index.sassArches().stream().map(GpuArch::sassLabel).collect(Collectors.joining(", "));
     }
 
     /**

@@ -5,9 +5,11 @@ import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,32 +45,53 @@ public final class HtmlReportWriter {
 
     private final ReportModel model;
     private final int rows;
+    private final Frontend frontend;
     private final StringBuilder out = new StringBuilder(1 << 16);
 
-    private HtmlReportWriter(ReportModel model, int top) {
+    private HtmlReportWriter(ReportModel model, int top, Frontend frontend) {
         this.model = model;
         this.rows = top <= 0 ? DEFAULT_ROWS : top;
+        this.frontend = frontend;
     }
 
     /** Writes the page into {@code directory} (created if needed) and returns the file. */
     public static Path write(ReportModel model, int top, Path directory) throws IOException {
+        return write(model, top, Frontend.PARAMETERS, directory);
+    }
+
+    /**
+     * Writes the page into {@code directory} (created if needed) and returns the file.
+     *
+     * @param frontend spells the options the page names
+     */
+    public static Path write(ReportModel model, int top, Frontend frontend, Path directory) throws IOException {
         Files.createDirectories(directory);
         Path file = directory.resolve(FILE_NAME);
         Path temporary = directory.resolve(FILE_NAME + ".tmp");
         try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-            render(model, top, writer);
+            render(model, top, frontend, writer);
         }
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
         return file;
     }
 
     /**
-     * Renders the page.
+     * Renders the page, naming the options as the parameter ids.
      *
      * @param top kernel rows shown at first in each table (the user can expand); 0 = {@value #DEFAULT_ROWS}
      */
     public static void render(ReportModel model, int top, Writer writer) throws IOException {
-        HtmlReportWriter page = new HtmlReportWriter(model, top);
+        render(model, top, Frontend.PARAMETERS, writer);
+    }
+
+    /**
+     * Renders the page.
+     *
+     * @param top      kernel rows shown at first in each table (the user can expand); 0 = {@value #DEFAULT_ROWS}
+     * @param frontend spells the options the page names
+     */
+    public static void render(ReportModel model, int top, Frontend frontend, Writer writer) throws IOException {
+        HtmlReportWriter page = new HtmlReportWriter(model, top, frontend);
         page.head();
         page.summary();
         page.deviceTable();
@@ -189,7 +212,8 @@ public final class HtmlReportWriter {
         if (!model.violations().isEmpty()) {
             add("<h3>Violations</h3>\n<ul class=\"violations\">\n");
             for (ViolationReport violation : model.violations()) {
-                add("<li>", DevicePhrases.violation(violation), "</li>\n");
+                add("<li>", DevicePhrases.violation(violation, model.device(violation.device()), frontend),
+                        "</li>\n");
             }
             add("</ul>\n");
         }
@@ -310,7 +334,7 @@ public final class HtmlReportWriter {
             } else if (device.staticReservationBytes() != device.reservationBytes()) {
                 fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
             }
-            fact("Budget", device.budgetBytes() == null ? "none (set maxReservation to gate this device)"
+            fact("Budget", device.budgetBytes() == null ? "none (" + e(Phrases.noBudgetHint(frontend)) + ")"
                     : Html.bytesExact(device.budgetBytes()) + ": " + device.percentOfBudget() + " used, "
                             + (device.headroomBytes() < 0 ? "<span class=\"over\">over by "
                                     + Html.bytesExact(-device.headroomBytes()) + "</span>"
@@ -346,7 +370,7 @@ public final class HtmlReportWriter {
         List<ViolationReport> stackViolations = device.violations().stream().filter(v -> !v.reservation()).toList();
         if (!stackViolations.isEmpty()) {
             add("<ul class=\"violations\">\n");
-            stackViolations.forEach(v -> add("<li>", DevicePhrases.violation(v), "</li>\n"));
+            stackViolations.forEach(v -> add("<li>", DevicePhrases.violation(v, device, frontend), "</li>\n"));
             add("</ul>\n");
         }
         kernelNotes("Kernels with an UNKNOWN stack frame (recursion or indirect calls; not in the figure above)",
