@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.maven;
 
+import io.github.cudastackbudget.core.report.html.SvgBarChart;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
@@ -12,6 +13,7 @@ import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Sentence;
+import io.github.cudastackbudget.core.report.model.Tone;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
 import io.github.cudastackbudget.core.text.Frontend;
@@ -22,7 +24,7 @@ import org.apache.maven.doxia.sink.Sink;
 /**
  * Renders the report model as the "CUDA Stack Budget" site page through Doxia sink events only (sections, paragraphs,
  * tables, lists, one figure), so that the page takes the look of whatever skin the site uses. The bar chart is the
- * figure: an SVG image given as a {@code data:} URI ({@link ReservationChartSvg}), not raw HTML.
+ * figure: an SVG image given as a {@code data:} URI ({@link SvgBarChart.Style#SITE}), not raw HTML.
  *
  * <p>Order: what the page is and where its data came from; the violations; the device summary table; the chart; per
  * device, its worst kernels and the functions it would JIT or cannot run; the libraries; the warnings. Sizes are shown
@@ -220,7 +222,7 @@ final class SiteReportRenderer {
     }
 
     private void chart() {
-        String uri = ReservationChartSvg.dataUri(model.devices());
+        String uri = SvgBarChart.dataUri(model.devices(), SvgBarChart.Style.SITE);
         if (uri == null) {
             return;
         }
@@ -229,7 +231,8 @@ final class SiteReportRenderer {
         sink.figureGraphics(uri);
         sink.figureCaption();
         sink.text("Stack reservation per device (bars, one scale for all devices); dashed mark: the device's budget; "
-                + "right: share of the budget and of the device's memory. Red: over budget, orange: at 80% of the "
+                + "right: share of the budget and of the device's memory. Red: over budget, orange: at "
+                + Tone.NEAR_PERCENT + "% of the "
                 + "budget or more.");
         sink.figureCaption_();
         sink.figure_();

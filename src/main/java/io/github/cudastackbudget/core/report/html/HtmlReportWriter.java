@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Tone;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
 import io.github.cudastackbudget.core.text.Frontend;
@@ -36,7 +37,7 @@ public final class HtmlReportWriter {
     public static final int DEFAULT_ROWS = 25;
 
     /** A device at or above this percentage of its budget is "near budget". */
-    public static final int NEAR_PERCENT = 80;
+    public static final int NEAR_PERCENT = Tone.NEAR_PERCENT;
 
     /** Entries of a JIT / cannot-run / unknown / ambiguous list written into the page; the JSON has all. */
     static final int NOTE_LIMIT = 200;
@@ -181,7 +182,7 @@ public final class HtmlReportWriter {
                 "<ul class=\"glance\">\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
-            String deviceTone = SvgBarChart.tone(device, NEAR_PERCENT);
+            String deviceTone = Tone.of(device).id();
             add("<li class=\"", deviceTone, "\"><div class=\"headline\"><a href=\"#device-", String.valueOf(i),
                     "\">", e(device.name()), "</a> <span class=\"badge ", deviceTone, "\">",
                     DevicePhrases.badge(device),
@@ -234,7 +235,7 @@ public final class HtmlReportWriter {
                 "<tbody>\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
-            String tone = SvgBarChart.tone(device, NEAR_PERCENT);
+            String tone = Tone.of(device).id();
             add("<tr class=\"", tone, "\"><td class=\"dname\"><a href=\"#device-", String.valueOf(i), "\">",
                     e(device.name()),
                     "</a><div class=\"sub\">CC ", e(device.computeCapability()), " \u00b7 ",
@@ -295,11 +296,11 @@ public final class HtmlReportWriter {
                 "at least ", String.valueOf(NEAR_PERCENT), "% of budget <span class=\"key fail\"></span>over budget ",
                 "<span class=\"key budget\"></span>budget <span class=\"key mem\"></span>share of device memory ",
                 "(thin bar, whole width = the device's memory)</p>\n<div class=\"scroll\">",
-                SvgBarChart.render(model.devices(), NEAR_PERCENT), "</div>\n</section>\n");
+                SvgBarChart.render(model.devices(), SvgBarChart.Style.PAGE), "</div>\n</section>\n");
     }
 
     private void device(int index, DeviceReport device) {
-        String tone = SvgBarChart.tone(device, NEAR_PERCENT);
+        String tone = Tone.of(device).id();
         add("<section class=\"device\" id=\"device-", String.valueOf(index), "\">\n<h2>", e(device.name()),
                 " <span class=\"badge ", tone, "\">", DevicePhrases.badge(device),
                 "</span></h2>\n<dl class=\"facts\">\n");
