@@ -331,12 +331,7 @@ final class SiteReportRenderer {
             for (LaunchedKernelRow row : launched.kernels()) {
                 KernelRow kernel = row.kernel();
                 sink.tableRow();
-                sink.tableCell();
-                code(kernel.displayName());
-                sink.tableCell_();
-                cell(kernel.library());
-                cell(kernel.arch());
-                cell(kernel.stackLabel());
+                kernelCells(kernel);
                 cell(Figures.grouped(kernel.shared()));
                 cell(row.maxDynamicShared() == null ? "not logged" : Figures.grouped(row.maxDynamicShared()));
                 cell(Figures.grouped(row.sharedPerBlock()));
@@ -412,12 +407,7 @@ final class SiteReportRenderer {
         headerRow("Kernel", "Library", "Arch", "STACK (B)", "LOCAL (B)", "SHARED (B)", "REG");
         for (KernelRow kernel : kernels) {
             sink.tableRow();
-            sink.tableCell();
-            code(kernel.displayName());
-            sink.tableCell_();
-            cell(kernel.library());
-            cell(kernel.arch());
-            cell(kernel.stackLabel());
+            kernelCells(kernel);
             cell(Figures.grouped(kernel.local()));
             cell(Figures.grouped(kernel.shared()));
             cell(Integer.toString(kernel.registers()));
@@ -425,6 +415,16 @@ final class SiteReportRenderer {
         }
         sink.tableRows_();
         sink.table_();
+    }
+
+    /** A kernel row's first cells: its name, library, arch and frame. */
+    private void kernelCells(KernelRow kernel) {
+        sink.tableCell();
+        code(kernel.displayName());
+        sink.tableCell_();
+        cell(kernel.library());
+        cell(kernel.arch());
+        cell(kernel.stackLabel());
     }
 
     private void libraries() {

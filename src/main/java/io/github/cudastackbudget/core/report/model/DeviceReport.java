@@ -82,22 +82,6 @@ public record DeviceReport(String name, String preset, String computeCapability,
                         : maxResidentThreads / multiProcessorCount);
     }
 
-    /** A device of a report without a launch log. */
-    public DeviceReport(String name, String preset, String computeCapability, String targetArch,
-            long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
-            String skipReason, String chosenArch, boolean fellBack, SortedMap<String, Integer> imageCounts,
-            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
-            KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
-            Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
-            List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
-            List<ViolationReport> violations) {
-        this(name, preset, computeCapability, targetArch, maxResidentThreads, multiProcessorCount, memoryBytes,
-                figuresSource, status, skipReason, chosenArch, fellBack, imageCounts, reservationBytes,
-                staticReservationBytes, incrementBytes, budgetBytes, worstKernel, worstLocalKernel, nextWorstKernel,
-                reservationIfWorstShrinksBytes, selectedKernels, unknownStack, jit, cannotRun, ambiguous, violations,
-                null);
-    }
-
     /** True when the headline is the launched kernels' figure (launched mode with a complete log). */
     public boolean launchedHeadline() {
         return launched != null && launched.headline();

@@ -22,7 +22,7 @@ class SvgBarChartTest {
         return new DeviceReport(name, null, "9.0", "sm_90", 270_336, 132L, memory, "", status,
                 status == Verdict.SKIPPED ? "no compatible SASS" : null, status == Verdict.SKIPPED ? null : "sm_90",
                 false, new TreeMap<>(), reservation, reservation, Math.max(0, reservation - 270_336L * 1024), budget,
-                null, null, null, null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+                null, null, null, null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), null);
     }
 
     private static List<DeviceReport> fiveDevices() {
