@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core;
 
+import io.github.cudastackbudget.core.check.CheckProblem;
 import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.check.StackBudgetCheck;
 import io.github.cudastackbudget.core.report.ReportFiles;
@@ -50,7 +51,13 @@ public final class CheckRunner {
      */
     public static Outcome run(CheckOptions options, CheckListener listener) throws CheckException {
         CheckSetup setup = CheckSetup.of(options, listener);
-        CheckResult result = StackBudgetCheck.run(setup.request(), listener).withLeadingWarnings(setup.warnings());
+        CheckResult result;
+        try {
+            result = StackBudgetCheck.run(setup.request(), listener).withLeadingWarnings(setup.warnings());
+        } catch (CheckProblem e) {
+            // the API's exception, with the cause the stage had (an engine's, a budget's), else the problem itself
+            throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
+        }
         ReportModel model = ReportModel.of(result);
         List<Path> reports;
         try {

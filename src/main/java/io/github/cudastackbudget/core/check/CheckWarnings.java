@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
@@ -23,10 +21,10 @@ import java.util.Map;
  */
 final class CheckWarnings {
 
-    private final CheckListener listener;
+    private final CheckProgress listener;
     private final List<String> lines = new ArrayList<>();
 
-    CheckWarnings(CheckListener listener) {
+    CheckWarnings(CheckProgress listener) {
         this.listener = listener;
     }
 
@@ -85,10 +83,10 @@ final class CheckWarnings {
      * Per device: skipped, UNKNOWN frames, JIT, fallback; then, when no device can run any SASS, a warning for default
      * devices and an error for configured ones.
      *
-     * @throws CheckException no configured device runs the scanned SASS
+     * @throws CheckProblem no configured device runs the scanned SASS
      */
     void devices(List<DeviceResult> devices, KernelIndex index, Map<String, String> displayNames, DeviceOrigin origin)
-            throws CheckException {
+            throws CheckProblem {
         for (DeviceResult device : devices) {
             if (device.skipped()) {
                 warn("device " + device.device().name() + " skipped: " + device.skipReason());
@@ -101,7 +99,7 @@ final class CheckWarnings {
                     + BudgetEvaluator.embedded(index) + "); add a device with a matching compute capability or build "
                     + "the libraries for your devices";
             if (!origin.isDefault()) {
-                throw new CheckException(message);
+                throw new CheckProblem(message);
             }
             warn(message);
         }

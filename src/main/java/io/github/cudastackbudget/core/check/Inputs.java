@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.scan.DeviceCodeProbe;
 import io.github.cudastackbudget.core.scan.JarEntryLibrary;
 import io.github.cudastackbudget.core.scan.JarInput;
@@ -31,9 +29,9 @@ record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int
     /**
      * Finds the inputs; an explicit file without device code is a warning.
      *
-     * @throws CheckException a configured input that does not exist or cannot be read
+     * @throws CheckProblem a configured input that does not exist or cannot be read
      */
-    static Inputs find(CheckRequest request, CheckWarnings warnings, CheckListener listener) throws CheckException {
+    static Inputs find(CheckRequest request, CheckWarnings warnings, CheckProgress listener) throws CheckProblem {
         LibraryDiscovery.Discovery discovery;
         List<JarEntryLibrary> entries = new ArrayList<>();
         try {
@@ -45,7 +43,7 @@ record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int
                 entries.addAll(JarLibraryFinder.find(jar, request.jarScan().includes(), request.jarScan().excludes()));
             }
         } catch (LibraryDiscovery.DiscoveryException e) {
-            throw new CheckException(e.getMessage(), e);
+            throw new CheckProblem(e.getMessage(), e);
         }
         List<DeviceCodeProbe> files = discovery.withDeviceCode();
         return new Inputs(files, withoutScannedFiles(entries, files, listener), discovery.filesProbed() + entries.size(),
@@ -72,7 +70,7 @@ record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int
 
     /** JAR entries minus those whose bytes equal a file scanned anyway (a build-output library the JAR packages). */
     private static List<JarEntryLibrary> withoutScannedFiles(List<JarEntryLibrary> entries, List<DeviceCodeProbe> files,
-            CheckListener listener) throws CheckException {
+            CheckProgress listener) throws CheckProblem {
         List<JarEntryLibrary> kept = new ArrayList<>();
         for (JarEntryLibrary entry : entries) {
             Path same = null;
@@ -83,7 +81,7 @@ record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int
                         break;
                     }
                 } catch (IOException e) {
-                    throw new CheckException("library '" + file.file() + "' cannot be read: " + e.getMessage(), e);
+                    throw new CheckProblem("library '" + file.file() + "' cannot be read: " + e.getMessage(), e);
                 }
             }
             if (same == null) {

@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.engine.EngineException;
 import io.github.cudastackbudget.core.engine.JarEntryReads;
 import io.github.cudastackbudget.core.engine.KernelEngine;
@@ -24,8 +22,8 @@ final class KernelReads {
     }
 
     /** The scans of every input that holds device code, files first, in input order. */
-    static List<LibraryScan> read(CheckRequest request, Inputs inputs, Engines engines, CheckListener listener)
-            throws CheckException {
+    static List<LibraryScan> read(CheckRequest request, Inputs inputs, Engines engines, CheckProgress listener)
+            throws CheckProblem {
         try {
             KernelEngine fileEngine = null;
             if (!inputs.files().isEmpty()) {
@@ -55,20 +53,20 @@ final class KernelReads {
             return scans.stream().map(scan -> scan.jarEntry() == null ? scan.withUsedBy(request.usedBy()) : scan)
                     .toList();
         } catch (EngineException e) {
-            throw new CheckException(e.getMessage(), e);
+            throw new CheckProblem(e.getMessage(), e);
         }
     }
 
     /** Reads one more file (found through the library log) with the file engine. */
-    static List<LibraryScan> readFile(Engines engines, DeviceCodeProbe file, CheckListener listener)
-            throws CheckException {
+    static List<LibraryScan> readFile(Engines engines, DeviceCodeProbe file, CheckProgress listener)
+            throws CheckProblem {
         try {
             KernelEngine engine = engines.files();
             listener.info("Reading 1 file(s) with device code using " + engine.description());
             return new LibraryScanner(engine, 1).scan(List.of(file),
                     (scan, done, total) -> progress(listener, scan, done, total));
         } catch (EngineException e) {
-            throw new CheckException(e.getMessage(), e);
+            throw new CheckProblem(e.getMessage(), e);
         }
     }
 
@@ -77,7 +75,7 @@ final class KernelReads {
         return new LibraryScan.JarEntry(entry.label(), name.substring(name.lastIndexOf('/') + 1));
     }
 
-    private static void progress(CheckListener listener, LibraryScan scan, int done, int total) {
+    private static void progress(CheckProgress listener, LibraryScan scan, int done, int total) {
         listener.info("  [" + done + "/" + total + "] " + scan.displayName() + ": " + scan.records().size()
                 + " kernel records, " + scan.libraries().size() + " librar" + (scan.libraries().size() == 1 ? "y" : "ies")
                 + ", " + scan.elapsedMillis() + " ms");

@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.launch.LaunchMatch;
 import io.github.cudastackbudget.core.launch.LaunchMatcher;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
@@ -46,7 +44,7 @@ record LaunchedKernels(LaunchedRun run, List<LibraryScan> scans) {
     }
 
     static LaunchedKernels match(LaunchLogs launch, Inputs inputs, List<LibraryScan> scans, Engines engines,
-            CheckListener listener, CheckWarnings warnings) throws CheckException {
+            CheckProgress listener, CheckWarnings warnings) throws CheckProblem {
         if (launch == null) {
             return none(scans);
         }
@@ -68,7 +66,7 @@ record LaunchedKernels(LaunchedRun run, List<LibraryScan> scans) {
                 List<LibraryScan> read;
                 try {
                     read = KernelReads.readFile(engines, candidate, listener);
-                } catch (CheckException e) {
+                } catch (CheckProblem e) {
                     warnings.warn("cannot read " + candidate.file() + " (found through the library log "
                             + libraryLog.file() + "): " + e.getMessage() + "; its kernels are not counted");
                     continue;

@@ -1,7 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
-import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
@@ -25,9 +23,9 @@ public final class StackBudgetCheck {
     /**
      * Runs the check.
      *
-     * @throws CheckException for misuse or broken inputs, with one line that names the file, value or tool
+     * @throws CheckProblem for misuse or broken inputs, with one line that names the file, value or tool
      */
-    public static CheckResult run(CheckRequest request, CheckListener listener) throws CheckException {
+    public static CheckResult run(CheckRequest request, CheckProgress listener) throws CheckProblem {
         CheckWarnings warnings = new CheckWarnings(listener);
         Inputs inputs = Inputs.find(request, warnings, listener);
         if (inputs.isEmpty() && request.launch() == null) {

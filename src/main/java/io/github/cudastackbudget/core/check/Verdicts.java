@@ -1,6 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
@@ -18,10 +17,10 @@ final class Verdicts {
 
     /**
      * @param launched what a recorded run launched, or null for the static check
-     * @throws CheckException a budget that cannot be resolved (a percentage for a device of unknown memory)
+     * @throws CheckProblem a budget that cannot be resolved (a percentage for a device of unknown memory)
      */
     static List<DeviceResult> evaluate(CheckRequest request, KernelIndex index, LaunchedRun launched)
-            throws CheckException {
+            throws CheckProblem {
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
         BudgetEvaluator.Launched launchedFunctions = launched == null ? null
                 : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline());
@@ -30,7 +29,7 @@ final class Verdicts {
             try {
                 devices.add(evaluator.evaluate(index, target, launchedFunctions));
             } catch (InvalidValueException e) {
-                throw new CheckException(e.getMessage(), e);
+                throw new CheckProblem(e.getMessage(), e);
             }
         }
         return devices;
