@@ -449,4 +449,21 @@ class CheckRunnerTest {
         assertThat(Files.readString(tmp.resolve("out").resolve("cuda-stack-budget.json")))
                 .contains("NVIDIA Mystery GPU");
     }
+
+    @Test
+    void aPtxOnlyLibraryIsSaidToEmbedPtxAndNoSass() throws Exception {
+        Path ptxOnly = Path.of("target/native-matrix/so/libmatrix_ptx.so").toAbsolutePath();
+        CheckOptions options = CheckOptions.builder().libraryFiles(List.of(ptxOnly)).engine("native")
+                .devicePresets("h200-141gb,l4").detectLocalDevices(false).outputDirectory(tmp.resolve("out")).build();
+
+        CheckRunner.Outcome outcome = CheckRunner.run(options, CheckListener.SILENT);
+
+        assertThat(outcome.result().devices()).allSatisfy(device -> assertThat(device.skipReason())
+                .contains("; embedded: no SASS; PTX compute_90;").doesNotContain("embedded: ;"));
+        assertThat(outcome.result().devices().get(0).skipReason()).startsWith("no embedded SASS runs on sm_90 "
+                + "(compute capability 9.0); embedded: no SASS; PTX compute_90; ").endsWith("would be JIT-compiled "
+                + "from PTX, frame unknown at build time");
+        assertThat(outcome.result().devices().get(1).skipReason()).endsWith("embedded: no SASS; PTX compute_90; no "
+                + "usable PTX either, so its kernels cannot launch there");
+    }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -116,9 +117,17 @@ public final class BudgetEvaluator {
                 cannotRun, unknownStack, violations, figures);
     }
 
-    /** The device code the scanned libraries embed, for messages: {@code sm_80, sm_90}. */
+    /**
+     * The device code the scanned libraries embed, for messages: their SASS ({@code sm_80, sm_90}), or when there is
+     * none, their PTX ({@code no SASS; PTX compute_80}).
+     */
     public static String embedded(KernelIndex index) {
-        return index.sassArches().stream().map(GpuArch::sassLabel).collect(Collectors.joining(", "));
+        if (!index.sassArches().isEmpty()) {
+            return index.sassArches().stream().map(GpuArch::sassLabel).collect(Collectors.joining(", "));
+        }
+        SortedSet<GpuArch> ptx = index.allPtxArches();
+        return ptx.isEmpty() ? "no SASS or PTX"
+                : "no SASS; PTX " + ptx.stream().map(GpuArch::ptxLabel).collect(Collectors.joining(", "));
     }
 
     /**

@@ -259,7 +259,8 @@ public final class TextReport {
             return;
         }
         if (device.fellBack()) {
-            out.add("  WARNING: " + device.targetArch() + " not embedded; using compatible arch " + device.chosenArch()
+            // a fact of the report, not a second copy of the warning the check logs about it
+            out.add("  note: " + device.targetArch() + " not embedded; using compatible arch " + device.chosenArch()
                     + ".");
         }
         out.add("  images run: " + Phrases.imagesRun(device));

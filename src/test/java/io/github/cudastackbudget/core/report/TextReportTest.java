@@ -83,12 +83,14 @@ class TextReportTest {
                 "  budget: 256.00 MiB (268,435,456 B) (199.8% used) EXCEEDED",
                 "l4 (compute capability 8.9, sm_89): PASS",
                 "  max resident threads: 89,088 = 58 SMs x 1536",
-                "  WARNING: sm_89 not embedded; using compatible arch sm_80.",
+                "  note: sm_89 not embedded; using compatible arch sm_80.",
                 "  worst-case reservation: 127.78 MiB (133,988,352 B) = 89,088 threads x 1,504 B",
                 "      largest stack frame 1,504 B in " + NCCL + " [sm_80]",
                 "      kernel: " + SEND_RECV_DISPLAY,
                 "      shared memory: 7,104 B static",
                 "  budget: 256.00 MiB (268,435,456 B) (49.9% used)");
+        assertThat(lines).as("the log's real warnings are not repeated as report lines")
+                .noneMatch(line -> line.strip().startsWith("WARNING"));
         assertThat(lines).noneMatch(line -> line.contains("kernels with a stack frame"))
                 .noneMatch(line -> line.contains("used by"));
     }

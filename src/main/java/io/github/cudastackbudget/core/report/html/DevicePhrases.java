@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
 import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.util.List;
 
 /** The sentences the page says about a device: its verdict, what if its worst frame shrank, its notes. HTML. */
@@ -87,7 +88,7 @@ final class DevicePhrases {
         };
     }
 
-    static List<String> notes(DeviceReport device) {
+    static List<String> notes(DeviceReport device, Frontend frontend) {
         List<String> notes = new java.util.ArrayList<>();
         if (device.fellBack()) {
             notes.add(Phrases.fallback(device));
@@ -105,7 +106,8 @@ final class DevicePhrases {
             notes.add(Figures.grouped(device.ambiguous().size()) + " ambiguous image");
         }
         if (device.violations().stream().anyMatch(v -> !v.reservation())) {
-            notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over maxStackPerThread");
+            notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over "
+                    + frontend.name(Option.MAX_STACK_PER_THREAD));
         }
         return notes;
     }

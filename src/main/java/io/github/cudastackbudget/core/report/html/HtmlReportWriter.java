@@ -247,7 +247,7 @@ public final class HtmlReportWriter {
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"num\" data-sort=\"-1\">\u2013</td>",
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"worst\">skipped: ",
                         e(device.skipReason()), "</td><td class=\"notes\">",
-                        e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
+                        e(String.join("; ", DevicePhrases.notes(device, frontend))), "</td></tr>\n");
                 continue;
             }
             Long headroom = device.headroomBytes();
@@ -269,7 +269,7 @@ public final class HtmlReportWriter {
             } else {
                 add("no stack frame");
             }
-            add("</td><td class=\"notes\">", e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
+            add("</td><td class=\"notes\">", e(String.join("; ", DevicePhrases.notes(device, frontend))), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");
     }
