@@ -314,60 +314,78 @@ public final class HtmlReportWriter {
         if (device.skipped()) {
             fact("Skipped", e(device.skipReason()));
         } else {
-            KernelRow worst = device.worstKernel();
-            if (worst == null || worst.stack() == 0) {
-                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", device.launchedHeadline()
-                        ? "0 B: no launched kernel this device runs has a stack frame"
-                        : "0 B: no kernel this device runs has a stack frame");
-            } else {
-                long limit = device.stackLimitBytes();
-                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", Html.bytesExact(device.reservationBytes()) + " = "
-                        + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
-                        + " B" + (limit != worst.stack() ? " (frame " + Figures.grouped(worst.stack())
-                                + " B rounded up to 16)" : ""));
-                fact("Over the default", Html.bytesExact(device.incrementBytes())
-                        + " more than the driver's default 1,024 B per thread holds");
-            }
-            if (device.launched() != null) {
-                for (String[] fact : LaunchedHtml.facts(device)) {
-                    fact(fact[0], fact[1]);
-                }
-            } else if (device.staticReservationBytes() != device.reservationBytes()) {
-                fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
-            }
-            fact("Budget", device.budgetBytes() == null ? "none (" + e(Phrases.noBudgetHint(frontend)) + ")"
-                    : Html.bytesExact(device.budgetBytes()) + ": " + device.percentOfBudget() + " used, "
-                            + (device.headroomBytes() < 0 ? "<span class=\"over\">over by "
-                                    + Html.bytesExact(-device.headroomBytes()) + "</span>"
-                                    : Html.bytesExact(device.headroomBytes()) + " headroom"));
-            if (device.memoryBytes() != null) {
-                fact("Share of memory", device.percentOfMemory() + " of " + Html.bytes(device.memoryBytes()));
-            }
-            if (worst != null && worst.stack() > 0) {
-                fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
-                        Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
-                        + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
-                        + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
-                        + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
-                        + "</div>");
-            }
-            if (worst != null && worst.stack() > 0 || device.launched() != null
-                    && !DevicePhrases.whatIf(device).isEmpty()) {
-                fact("What if", DevicePhrases.whatIf(device));
-            }
-            fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
-                    ? " <span class=\"warn\">(no " + e(device.targetArch()) + " SASS embedded: a compatible older "
-                            + "image runs)</span>" : "") + "<div class=\"sub\">" + e(device.imageCounts().entrySet()
-                    .stream().map(entry -> entry.getKey() + ": " + Figures.grouped(entry.getValue()) + " functions")
-                    .collect(Collectors.joining(", "))) + "</div>");
-            if (device.worstLocalKernel() != null) {
-                KernelRow local = device.worstLocalKernel();
-                fact("Most spill", Figures.grouped(local.local()) + " B LOCAL per thread in "
-                        + Html.kernelName(SvgBarChart.abbreviate(local.displayName(), 90), local.name()) + " ("
-                        + e(local.library()) + ")");
-            }
+            figures(device);
         }
         add("</dl>\n");
+        lists(device);
+        if (!device.selectedKernels().isEmpty()) {
+            add(device.launched() == null ? "<h3>Kernels this device runs</h3>\n"
+                    : "<h3>Every kernel this device runs, launched or not (the static bound)</h3>\n");
+            KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
+                    "functions this device runs ("
+                    + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
+        }
+        add("</section>\n");
+    }
+
+    /** The facts of a checked device: its reservation, budget, worst kernel, what-if and images. */
+    private void figures(DeviceReport device) {
+        KernelRow worst = device.worstKernel();
+        if (worst == null || worst.stack() == 0) {
+            fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", device.launchedHeadline()
+                    ? "0 B: no launched kernel this device runs has a stack frame"
+                    : "0 B: no kernel this device runs has a stack frame");
+        } else {
+            long limit = device.stackLimitBytes();
+            fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", Html.bytesExact(device.reservationBytes()) + " = "
+                    + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
+                    + " B" + (limit != worst.stack() ? " (frame " + Figures.grouped(worst.stack())
+                            + " B rounded up to 16)" : ""));
+            fact("Over the default", Html.bytesExact(device.incrementBytes())
+                    + " more than the driver's default 1,024 B per thread holds");
+        }
+        if (device.launched() != null) {
+            for (String[] fact : LaunchedHtml.facts(device)) {
+                fact(fact[0], fact[1]);
+            }
+        } else if (device.staticReservationBytes() != device.reservationBytes()) {
+            fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
+        }
+        fact("Budget", device.budgetBytes() == null ? "none (" + e(Phrases.noBudgetHint(frontend)) + ")"
+                : Html.bytesExact(device.budgetBytes()) + ": " + device.percentOfBudget() + " used, "
+                        + (device.headroomBytes() < 0 ? "<span class=\"over\">over by "
+                                + Html.bytesExact(-device.headroomBytes()) + "</span>"
+                                : Html.bytesExact(device.headroomBytes()) + " headroom"));
+        if (device.memoryBytes() != null) {
+            fact("Share of memory", device.percentOfMemory() + " of " + Html.bytes(device.memoryBytes()));
+        }
+        if (worst != null && worst.stack() > 0) {
+            fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
+                    Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
+                    + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
+                    + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
+                    + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
+                    + "</div>");
+        }
+        if (worst != null && worst.stack() > 0 || device.launched() != null
+                && !DevicePhrases.whatIf(device).isEmpty()) {
+            fact("What if", DevicePhrases.whatIf(device));
+        }
+        fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
+                ? " <span class=\"warn\">(no " + e(device.targetArch()) + " SASS embedded: a compatible older "
+                        + "image runs)</span>" : "") + "<div class=\"sub\">" + e(device.imageCounts().entrySet()
+                .stream().map(entry -> entry.getKey() + ": " + Figures.grouped(entry.getValue()) + " functions")
+                .collect(Collectors.joining(", "))) + "</div>");
+        if (device.worstLocalKernel() != null) {
+            KernelRow local = device.worstLocalKernel();
+            fact("Most spill", Figures.grouped(local.local()) + " B LOCAL per thread in "
+                    + Html.kernelName(SvgBarChart.abbreviate(local.displayName(), 90), local.name()) + " ("
+                    + e(local.library()) + ")");
+        }
+    }
+
+    /** A device's exceeded frame limits and its lists: UNKNOWN frames, JIT, cannot run, ambiguous, launched kernels. */
+    private void lists(DeviceReport device) {
         List<ViolationReport> stackViolations = device.violations().stream().filter(v -> !v.reservation()).toList();
         if (!stackViolations.isEmpty()) {
             add("<ul class=\"violations\">\n");
@@ -394,14 +412,6 @@ public final class HtmlReportWriter {
             kernelNotes("Launched functions that cannot run on this device (neither loadable SASS nor usable PTX)",
                     device.launched().cannotRun().stream().map(n -> note(n, "")).toList());
         }
-        if (!device.selectedKernels().isEmpty()) {
-            add(device.launched() == null ? "<h3>Kernels this device runs</h3>\n"
-                    : "<h3>Every kernel this device runs, launched or not (the static bound)</h3>\n");
-            KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
-                    "functions this device runs ("
-                    + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
-        }
-        add("</section>\n");
     }
 
     private void fact(String term, String html) {
