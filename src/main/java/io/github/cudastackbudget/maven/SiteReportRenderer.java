@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.maven;
 
+import io.github.cudastackbudget.core.report.html.SvgBarChart;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
@@ -7,26 +8,32 @@ import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
-import io.github.cudastackbudget.core.report.model.UnmatchedLaunch;
+import io.github.cudastackbudget.core.report.model.LaunchEntry;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Sentence;
+import io.github.cudastackbudget.core.report.model.Tone;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.maven.doxia.sink.Sink;
 
 /**
  * Renders the report model as the "CUDA Stack Budget" site page through Doxia sink events only (sections, paragraphs,
  * tables, lists, one figure), so that the page takes the look of whatever skin the site uses. The bar chart is the
- * figure: an SVG image given as a {@code data:} URI ({@link ReservationChartSvg}), not raw HTML.
+ * figure: an SVG image given as a {@code data:} URI ({@link SvgBarChart.Style#SITE}), not raw HTML.
  *
  * <p>Order: what the page is and where its data came from; the violations; the device summary table; the chart; per
  * device, its worst kernels and the functions it would JIT or cannot run; the libraries; the warnings. Sizes are shown
  * for people ({@code 2.58 GiB}) with the exact byte count next to them.
  */
 final class SiteReportRenderer {
+
+    /** The options as the page names them: the parameter ids, which is how the Maven goals spell them. */
+    private static final Frontend WORDS = Frontend.PARAMETERS;
 
     /** The page title and the report's name. */
     static final String TITLE = "CUDA Stack Budget";
@@ -123,17 +130,8 @@ final class SiteReportRenderer {
         sink.list();
         for (ViolationReport violation : model.violations()) {
             sink.listItem();
-            sink.bold();
-            sink.text(violation.device());
-            sink.bold_();
-            sink.text(violation.reservation()
-                    ? ": stack reservation " + Figures.bytes(violation.actual()) + " exceeds maxReservation "
-                            + Figures.bytes(violation.limit())
-                    : ": stack frame of " + Figures.grouped(violation.actual()) + " B per thread exceeds maxStackPerThread "
-                            + Figures.grouped(violation.limit()) + " B");
-            sink.text("; kernel ");
-            code(violation.displayName());
-            sink.text(" [" + violation.arch() + "] in " + violation.library());
+            sentence(Phrases.violation(violation, model.device(violation.device()), Phrases.ViolationWording.SITE,
+                    WORDS));
             sink.listItem_();
         }
         sink.list_();
@@ -215,7 +213,7 @@ final class SiteReportRenderer {
             notes.add("skipped: " + device.skipReason());
         }
         if (device.fellBack() && device.chosenArch() != null) {
-            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
+            notes.add(Phrases.fallback(device));
         }
         if (device.memoryBytes() != null && !device.skipped()) {
             notes.add(device.percentOfMemory() + " of " + Figures.human(device.memoryBytes()) + " memory");
@@ -224,7 +222,7 @@ final class SiteReportRenderer {
     }
 
     private void chart() {
-        String uri = ReservationChartSvg.dataUri(model.devices());
+        String uri = SvgBarChart.dataUri(model.devices(), SvgBarChart.Style.SITE);
         if (uri == null) {
             return;
         }
@@ -233,7 +231,8 @@ final class SiteReportRenderer {
         sink.figureGraphics(uri);
         sink.figureCaption();
         sink.text("Stack reservation per device (bars, one scale for all devices); dashed mark: the device's budget; "
-                + "right: share of the budget and of the device's memory. Red: over budget, orange: at 80% of the "
+                + "right: share of the budget and of the device's memory. Red: over budget, orange: at "
+                + Tone.NEAR_PERCENT + "% of the "
                 + "budget or more.");
         sink.figureCaption_();
         sink.figure_();
@@ -255,11 +254,9 @@ final class SiteReportRenderer {
         paragraph((device.launchedHeadline() ? "Launched reservation " : "Reservation ")
                 + Figures.bytes(device.reservationBytes()) + " = "
                 + Figures.grouped(device.maxResidentThreads()) + " threads x " + Figures.grouped(device.stackLimitBytes())
-                + " B" + (device.budgetBytes() == null ? "; no budget (set maxReservation to gate this device)"
+                + " B" + (device.budgetBytes() == null ? "; no budget (" + Phrases.noBudgetHint(WORDS) + ")"
                         : "; budget " + Figures.bytes(device.budgetBytes()) + " (" + device.percentOfBudget() + " used)")
-                + ". Images run: " + device.imageCounts().entrySet().stream()
-                        .map(e -> e.getKey() + " (" + e.getValue() + " functions)").collect(Collectors.joining(", "))
-                + ".");
+                + ". Images run: " + Phrases.imagesRun(device) + ".");
         if (launched != null) {
             launchedFigures(device, launched);
         }
@@ -282,7 +279,8 @@ final class SiteReportRenderer {
         } else {
             paragraph((launched == null ? "Kernels" : "Every kernel this device runs, launched or not (the static "
                     + "bound),") + " with a stack frame, largest first" + (worst.size() < all
-                    ? " (the " + worst.size() + " largest of " + all + "; set top to 0 to list all)" : "") + ":");
+                    ? " (the " + worst.size() + " largest of " + all + "; " + Phrases.listAllHint(WORDS) + ")" : "")
+                    + ":");
             kernelTable(worst);
         }
         notes("Kernels with an UNKNOWN frame (recursion or indirect calls; not in the figure above)",
@@ -333,12 +331,7 @@ final class SiteReportRenderer {
             for (LaunchedKernelRow row : launched.kernels()) {
                 KernelRow kernel = row.kernel();
                 sink.tableRow();
-                sink.tableCell();
-                code(kernel.displayName());
-                sink.tableCell_();
-                cell(kernel.library());
-                cell(kernel.arch());
-                cell(kernel.stackLabel());
+                kernelCells(kernel);
                 cell(Figures.grouped(kernel.shared()));
                 cell(row.maxDynamicShared() == null ? "not logged" : Figures.grouped(row.maxDynamicShared()));
                 cell(Figures.grouped(row.sharedPerBlock()));
@@ -376,7 +369,7 @@ final class SiteReportRenderer {
             sink.table();
             sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT}, false);
             headerRow("Kernel", "Max dynamic shared (B)", "Launched under");
-            for (UnmatchedLaunch kernel : run.unmatchedKernels()) {
+            for (LaunchEntry kernel : run.unmatchedKernels()) {
                 sink.tableRow();
                 sink.tableCell();
                 code(kernel.displayName());
@@ -414,12 +407,7 @@ final class SiteReportRenderer {
         headerRow("Kernel", "Library", "Arch", "STACK (B)", "LOCAL (B)", "SHARED (B)", "REG");
         for (KernelRow kernel : kernels) {
             sink.tableRow();
-            sink.tableCell();
-            code(kernel.displayName());
-            sink.tableCell_();
-            cell(kernel.library());
-            cell(kernel.arch());
-            cell(kernel.stackLabel());
+            kernelCells(kernel);
             cell(Figures.grouped(kernel.local()));
             cell(Figures.grouped(kernel.shared()));
             cell(Integer.toString(kernel.registers()));
@@ -427,6 +415,16 @@ final class SiteReportRenderer {
         }
         sink.tableRows_();
         sink.table_();
+    }
+
+    /** A kernel row's first cells: its name, library, arch and frame. */
+    private void kernelCells(KernelRow kernel) {
+        sink.tableCell();
+        code(kernel.displayName());
+        sink.tableCell_();
+        cell(kernel.library());
+        cell(kernel.arch());
+        cell(kernel.stackLabel());
     }
 
     private void libraries() {
@@ -497,7 +495,8 @@ final class SiteReportRenderer {
         if (shown.size() < lines.size()) {
             sink.listItem();
             sink.italic();
-            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (set top to 0 to list all)");
+            sink.text("and " + Figures.grouped(lines.size() - shown.size()) + " more (" + Phrases.listAllHint(WORDS)
+                    + ")");
             sink.italic_();
             sink.listItem_();
         }
@@ -546,6 +545,22 @@ final class SiteReportRenderer {
             sink.text(verdict.name());
         }
         sink.tableCell_();
+    }
+
+    /** A sentence of the shared wording: devices bold, kernels monospaced, the rest text. */
+    private void sentence(Sentence sentence) {
+        for (Sentence.Part part : sentence.parts()) {
+            switch (part.kind()) {
+                case DEVICE -> {
+                    sink.bold();
+                    sink.text(part.text());
+                    sink.bold_();
+                }
+                case KERNEL -> code(part.text());
+                case BYTES -> sink.text(Figures.bytes(part.bytes()));
+                default -> sink.text(part.text());
+            }
+        }
     }
 
     private void code(String text) {

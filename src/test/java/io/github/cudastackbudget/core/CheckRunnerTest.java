@@ -10,6 +10,7 @@ import io.github.cudastackbudget.core.device.DefaultDevices;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.text.DashedFrontend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,8 +132,28 @@ class CheckRunnerTest {
         assertThatThrownBy(() -> run(settings))
                 .isInstanceOf(CheckException.class)
                 .hasMessageContaining("cuobjdump was not found")
-                .hasMessageContaining("cudaStackBudget.cuobjdump")
+                .hasMessageEndingWith("install the CUDA toolkit or set cuobjdump=/path/to/cuobjdump")
                 .hasMessageNotContaining("\n");
+        assertThatThrownBy(() -> CheckRunner.run(settings.options().toBuilder().frontend(DashedFrontend.INSTANCE)
+                .build(), CheckListener.SILENT))
+                .hasMessageEndingWith("install the CUDA toolkit or set --cuobjdump /path/to/cuobjdump");
+    }
+
+    @Test
+    void optionsThatAreWrongAreNamedAsTheFrontEndSpellsThem() throws Exception {
+        CheckOptions options = nccl().options().toBuilder().frontend(DashedFrontend.INSTANCE).build();
+
+        assertThatThrownBy(() -> CheckRunner.run(options.toBuilder().maxReservation("lots").build(),
+                CheckListener.SILENT)).isInstanceOf(CheckException.class)
+                .hasMessageStartingWith("--max-reservation 'lots' is not a size");
+        assertThatThrownBy(() -> CheckRunner.run(options.toBuilder().maxStackPerThread("deep").build(),
+                CheckListener.SILENT)).hasMessageStartingWith("--max-stack-per-thread 'deep' is not a size");
+        assertThatThrownBy(() -> CheckRunner.run(options.toBuilder().parallelism(0).build(), CheckListener.SILENT))
+                .hasMessage("--parallelism 0 must be at least 1");
+        assertThatThrownBy(() -> CheckRunner.run(options.toBuilder().engine("bogus").build(), CheckListener.SILENT))
+                .hasMessage("--engine 'bogus' is unknown: use auto, cuobjdump or native");
+        assertThatThrownBy(() -> CheckRunner.run(nccl().maxReservation("lots").options(), CheckListener.SILENT))
+                .as("the parameter ids without a front end").hasMessageStartingWith("maxReservation 'lots' is not a size");
     }
 
     @Test
@@ -329,7 +350,7 @@ class CheckRunnerTest {
         });
         assertThat(outcome.failed()).isFalse();
         assertThat(outcome.violations()).isEmpty();
-        assertThat(outcome.result().deviceOrigin()).startsWith("default set");
+        assertThat(outcome.result().deviceOrigin().phrase()).startsWith("default set");
         assertThat(outcome.summary().get(0)).isEqualTo("CUDA stack budget: 7 device(s): 7 pass, 0 fail, 0 skipped; "
                 + "771 functions in 1 file(s)");
         // B200 (10.0) runs the sm_100 images: SendRecv's 2040-B frame
@@ -408,16 +429,6 @@ class CheckRunnerTest {
     }
 
     @Test
-    void summaryCutsLongKernelNamesSoItStaysOneScreenWide() {
-        String longName = "void at::native::unrolled_elementwise_kernel<" + "x".repeat(300) + ">";
-        String cut = CheckRunner.abbreviate(longName, CheckRunner.SUMMARY_NAME_WIDTH);
-        org.assertj.core.api.Assertions.assertThat(cut).hasSize(100).endsWith("...")
-                .startsWith("void at::native::unrolled_elementwise_kernel<");
-        org.assertj.core.api.Assertions.assertThat(CheckRunner.abbreviate("demo::stageTiles", 100))
-                .isEqualTo("demo::stageTiles");
-    }
-
-    @Test
     void aDetectedGpuTheCatalogLacksIsWarnedAboutFirstAndTheDefaultSetIsChecked() throws Exception {
         // nvidia-smi stand-in: prints what the real one prints for --query-gpu=index,name,compute_cap,memory.total
         Path bin = Files.createDirectories(tmp.resolve("bin"));
@@ -434,8 +445,25 @@ class CheckRunnerTest {
 
         assertThat(outcome.result().warnings()).first().asString()
                 .startsWith("local GPU 0 'NVIDIA Mystery GPU' (compute capability 9.0) is not in the catalog");
-        assertThat(outcome.result().deviceOrigin()).startsWith("default set");
+        assertThat(outcome.result().deviceOrigin().phrase()).startsWith("default set");
         assertThat(Files.readString(tmp.resolve("out").resolve("cuda-stack-budget.json")))
                 .contains("NVIDIA Mystery GPU");
+    }
+
+    @Test
+    void aPtxOnlyLibraryIsSaidToEmbedPtxAndNoSass() throws Exception {
+        Path ptxOnly = Path.of("target/native-matrix/so/libmatrix_ptx.so").toAbsolutePath();
+        CheckOptions options = CheckOptions.builder().libraryFiles(List.of(ptxOnly)).engine("native")
+                .devicePresets("h200-141gb,l4").detectLocalDevices(false).outputDirectory(tmp.resolve("out")).build();
+
+        CheckRunner.Outcome outcome = CheckRunner.run(options, CheckListener.SILENT);
+
+        assertThat(outcome.result().devices()).allSatisfy(device -> assertThat(device.skipReason())
+                .contains("; embedded: no SASS; PTX compute_90;").doesNotContain("embedded: ;"));
+        assertThat(outcome.result().devices().get(0).skipReason()).startsWith("no embedded SASS runs on sm_90 "
+                + "(compute capability 9.0); embedded: no SASS; PTX compute_90; ").endsWith("would be JIT-compiled "
+                + "from PTX, frame unknown at build time");
+        assertThat(outcome.result().devices().get(1).skipReason()).endsWith("embedded: no SASS; PTX compute_90; no "
+                + "usable PTX either, so its kernels cannot launch there");
     }
 }

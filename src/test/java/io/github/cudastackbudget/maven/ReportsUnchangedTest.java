@@ -196,6 +196,7 @@ class ReportsUnchangedTest {
                     + String.join("\n", outcome.violations()) + "\n");
             actual.put("site.html", site(out.resolve("cuda-stack-budget.json")));
             Path golden = GOLDEN.resolve(scenario.name());
+            Map<String, String[]> comparisons = new LinkedHashMap<>();
             for (Map.Entry<String, String> file : actual.entrySet()) {
                 String text = normalized(file.getValue(), work);
                 Path expected = golden.resolve(file.getKey() + ".gz");
@@ -214,10 +215,27 @@ class ReportsUnchangedTest {
                         Files.createDirectories(mismatch.getParent());
                         Files.writeString(mismatch, text, StandardCharsets.UTF_8);
                     }
-                    assertThat(text).as("%s/%s (this run's output: target/golden-mismatch/)", scenario.name(),
-                            file.getKey()).isEqualTo(expectedText);
+                    comparisons.put(file.getKey(), new String[] {expectedText, text});
                 }
             }
+            // every output of the scenario is written to target/golden-mismatch/ before the first one fails
+            comparisons.forEach((name, texts) -> assertThat(texts[1]).as("%s/%s (this run's output: "
+                    + "target/golden-mismatch/)", scenario.name(), name).isEqualTo(texts[0]));
+        }));
+    }
+
+    /**
+     * The report goal reads the check's JSON into the model every output formats: for each fixed input, the model read
+     * back from the JSON equals the model the check built from its result (and wrote the JSON from).
+     */
+    @TestFactory
+    Stream<DynamicTest> theModelReadFromTheJsonIsTheModelOfTheResult() {
+        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name(), () -> {
+            Path work = Files.createDirectories(tmp.resolve("model-" + scenario.name()));
+            Path out = work.resolve("out");
+            CheckRunner.Outcome outcome = CheckRunner.run(scenario.setup().options(work, out), CheckListener.SILENT);
+            ReportModel built = ReportModel.of(outcome.result());
+            assertThat(ReportModel.read(out.resolve("cuda-stack-budget.json"))).isEqualTo(built);
         }));
     }
 

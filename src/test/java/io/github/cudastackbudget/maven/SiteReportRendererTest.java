@@ -175,7 +175,7 @@ class SiteReportRendererTest {
                 h100.imageCounts(), h100.reservationBytes(), h100.staticReservationBytes(), h100.incrementBytes(),
                 h100.budgetBytes(), h100.worstKernel(), h100.worstLocalKernel(), h100.nextWorstKernel(),
                 h100.reservationIfWorstShrinksBytes(), h100.selectedKernels(), h100.unknownStack(), h100.jit(),
-                cannotRun, h100.ambiguous(), h100.violations());
+                cannotRun, h100.ambiguous(), h100.violations(), null);
         ReportModel model = new ReportModel(nccl.schemaVersion(), nccl.engine(), nccl.deviceOrigin(),
                 nccl.filesProbed(), nccl.libraries(), List.of(listed), nccl.kernels(), nccl.violations(),
                 nccl.warnings());

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.budget;
 
+import io.github.cudastackbudget.core.device.DeviceTarget;
+import io.github.cudastackbudget.core.device.SizeLimit;
 import io.github.cudastackbudget.core.arch.CompatibilityRules;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.GpuArch;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -69,8 +72,7 @@ public final class BudgetEvaluator {
 
         if (chosen.isEmpty()) {
             String reason = "no embedded SASS runs on " + capability.smName() + " (compute capability " + capability
-                    + "); embedded: " + index.sassArches().stream().map(GpuArch::sassLabel)
-                    .collect(Collectors.joining(", "))
+                    + "); embedded: " + embedded(index)
                     + (jit.isEmpty() ? "; no usable PTX either, so its kernels cannot launch there"
                             : "; " + jit.size() + " function(s) would be JIT-compiled from PTX, frame unknown at build time");
             LaunchedFigures figures = launched == null ? null
@@ -113,6 +115,19 @@ public final class BudgetEvaluator {
                 chosenArch, !chosenArch.capability().equals(capability), imageCounts, selected, worst, reservation,
                 staticReservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
                 cannotRun, unknownStack, violations, figures);
+    }
+
+    /**
+     * The device code the scanned libraries embed, for messages: their SASS ({@code sm_80, sm_90}), or when there is
+     * none, their PTX ({@code no SASS; PTX compute_80}).
+     */
+    public static String embedded(KernelIndex index) {
+        if (!index.sassArches().isEmpty()) {
+            return index.sassArches().stream().map(GpuArch::sassLabel).collect(Collectors.joining(", "));
+        }
+        SortedSet<GpuArch> ptx = index.allPtxArches();
+        return ptx.isEmpty() ? "no SASS or PTX"
+                : "no SASS; PTX " + ptx.stream().map(GpuArch::ptxLabel).collect(Collectors.joining(", "));
     }
 
     /**

@@ -41,17 +41,6 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
         List<FunctionChoice> ambiguous, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
         List<KernelRecord> unknownStack, List<Violation> violations, LaunchedFigures launched) {
 
-    /** A result without launched figures (no launch log). */
-    public DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
-            SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst,
-            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
-            KernelRecord worstLocal, List<FunctionChoice> ambiguous, List<FunctionChoice> jit,
-            List<FunctionChoice> cannotRun, List<KernelRecord> unknownStack, List<Violation> violations) {
-        this(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst, reservationBytes,
-                staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit, cannotRun,
-                unknownStack, violations, null);
-    }
-
     public DeviceResult {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(status, "status");
@@ -81,6 +70,29 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
     /** True when the headline is the launched kernels' figure. */
     public boolean launchedHeadline() {
         return launched != null && launched.headline();
+    }
+
+    /**
+     * What if the static worst kernel's frame shrank: the next-largest known frame among the images this device runs,
+     * and the reservation that frame alone would cause (0 B when no other image has a known frame); null without a
+     * worst kernel.
+     */
+    public WhatIf whatIf() {
+        if (worst == null) {
+            return null;
+        }
+        KernelRecord next = selected.stream().filter(record -> !record.stackUnknown() && !record.equals(worst))
+                .findFirst().orElse(null);
+        return new WhatIf(next, Reservation.bytesFor(device.maxResidentThreads(), next == null ? 0 : next.stack()));
+    }
+
+    /**
+     * The static reservation if the worst kernel's frame shrank to the next-largest one.
+     *
+     * @param nextWorst        the image with the next-largest known frame, or null when there is none
+     * @param reservationBytes the static reservation that frame would cause
+     */
+    public record WhatIf(KernelRecord nextWorst, long reservationBytes) {
     }
 
     /** The kernel behind the headline reservation: the launched worst in launched mode, else the static worst. */

@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.core.device;
 
-import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +25,10 @@ public final class DefaultDevices {
      *
      * @param local    GPUs detected on this machine (may be empty)
      * @param warnings receives one line per detected GPU the catalog does not know
+     * @param frontend spells the options the messages name
      */
-    public static Choice choose(GpuCatalog catalog, List<LocalGpuDetector.LocalGpu> local, List<String> warnings) {
+    public static Choice choose(GpuCatalog catalog, List<LocalGpuDetector.LocalGpu> local, List<String> warnings,
+            Frontend frontend) {
         List<DeviceTarget> detected = new ArrayList<>();
         for (LocalGpuDetector.LocalGpu gpu : local) {
             var entry = catalog.findByDeviceName(gpu.name());
@@ -40,20 +43,20 @@ public final class DefaultDevices {
                                 + spec.source()), null));
             } else {
                 warnings.add("local GPU " + gpu.index() + " '" + gpu.name() + "' (compute capability "
-                        + gpu.computeCapability() + ") is not in the catalog: configure it as a <device> with its "
-                        + "multiProcessorCount to check it");
+                        + gpu.computeCapability() + ") is not in the catalog: configure it in " + frontend.element(Option.DEVICES)
+                        + " with its multiProcessorCount to check it");
             }
         }
         if (!detected.isEmpty()) {
-            return new Choice(detected, "detected with nvidia-smi; no devices configured");
+            return new Choice(detected, DeviceOrigin.detected());
         }
         List<DeviceTarget> defaults = DEFAULT_PRESETS.stream()
                 .map(id -> new DeviceTarget(catalog.require(id).toDevice(), null)).toList();
-        return new Choice(defaults, "default set; configure <devices> or devicePresets to choose");
+        return new Choice(defaults, DeviceOrigin.defaultSet(frontend));
     }
 
     /** The chosen devices and their origin. */
-    public record Choice(List<DeviceTarget> devices, String origin) {
+    public record Choice(List<DeviceTarget> devices, DeviceOrigin origin) {
         public Choice {
             devices = List.copyOf(devices);
         }

@@ -3,8 +3,6 @@ package io.github.cudastackbudget.core.device;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
 import io.github.cudastackbudget.core.text.ByteSize;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
-import io.github.cudastackbudget.core.budget.SizeLimit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

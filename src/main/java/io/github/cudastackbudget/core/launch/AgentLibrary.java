@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.launch;
 
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -66,16 +68,39 @@ public final class AgentLibrary {
     /**
      * Copies the packaged library to {@code directory/libcuda-stack-budget-cupti.so}, only when the file there differs.
      *
+     * @deprecated the message names the skip option in the Maven goal's words; pass the front end instead
+     */
+    @Deprecated
+    public static Extraction extract(Source source, Path directory, String osName, String osArch)
+            throws AgentException {
+        // the Maven goal's words until it passes its front end (the overload below): then this method goes
+        return extract(source, directory, osName, osArch, new Frontend() {
+            @Override
+            public String name(Option option) {
+                return option.parameter();
+            }
+
+            @Override
+            public String howToSet(Option option, String example) {
+                return "<skip>true</skip> or -DcudaStackBudget.skip";
+            }
+        });
+    }
+
+    /**
+     * Copies the packaged library to {@code directory/libcuda-stack-budget-cupti.so}, only when the file there differs.
+     *
+     * @param frontend spells the option that skips the goal, in the message for another platform
      * @return whether the file was written or already up to date
      * @throws AgentException on another platform, when the plugin jar carries no library, or on an I/O error; the
      *                        message names the file and what to do
      */
-    public static Extraction extract(Source source, Path directory, String osName, String osArch)
+    public static Extraction extract(Source source, Path directory, String osName, String osArch, Frontend frontend)
             throws AgentException {
         if (!supported(osName, osArch)) {
             throw new AgentException("the CUPTI injection library of launched mode is built for linux-x86_64 only, "
                     + "but this is " + osName + "/" + osArch + ": run prepare-agent where the GPU tests run (Linux "
-                    + "x86-64), or skip it there (<skip>true</skip> or -DcudaStackBudget.skip)");
+                    + "x86-64), or skip it there (" + frontend.howToSet(Option.SKIP, "true") + ")");
         }
         byte[] library;
         try (InputStream in = source.open()) {

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.launch;
 
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -43,14 +45,16 @@ public final class LaunchLogReader {
     /**
      * Reads a kernel launch log.
      *
-     * @param file      the log
-     * @param parameter how the user names it (for messages), e.g. {@code launchLog}
+     * @param file     the log
+     * @param frontend spells the option in messages (the launch log's own, and how to check statically without it)
      * @throws LaunchLogException the file is missing or unreadable, or not a launch log this version can read
      */
-    public static LaunchLog readLaunchLog(Path file, String parameter) throws LaunchLogException {
+    public static LaunchLog readLaunchLog(Path file, Frontend frontend) throws LaunchLogException {
+        String parameter = frontend.name(Option.LAUNCH_LOG);
         List<String> lines = lines(file, parameter, "launch log",
                 "run the tests (or the job) under the prepare-agent goal's injection library first, so that it writes "
-                        + "the log (a build that skips the tests: -DcudaStackBudget.launchLog= checks statically)");
+                        + "the log (a build that skips the tests: " + frontend.howToSet(Option.LAUNCH_LOG, "")
+                        + " checks statically)");
         List<String> warnings = new ArrayList<>();
         if (lines.stream().allMatch(String::isBlank)) {
             warnings.add("launch log " + file + " is empty: the run recorded nothing (did the process end through a "
@@ -129,11 +133,12 @@ public final class LaunchLogReader {
     /**
      * Reads a library log: one absolute path per line, after an optional header.
      *
-     * @param file      the log
-     * @param parameter how the user names it, e.g. {@code libraryLog}
+     * @param file     the log
+     * @param frontend spells the option in messages
      * @throws LaunchLogException the file is missing or unreadable, or not a library log this version can read
      */
-    public static LibraryLog readLibraryLog(Path file, String parameter) throws LaunchLogException {
+    public static LibraryLog readLibraryLog(Path file, Frontend frontend) throws LaunchLogException {
+        String parameter = frontend.name(Option.LIBRARY_LOG);
         List<String> lines = lines(file, parameter, "library log",
                 "the injection library writes it next to the launch log; point " + parameter + " at it or remove the "
                         + "setting");

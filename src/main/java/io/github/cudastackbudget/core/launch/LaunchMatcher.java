@@ -41,18 +41,18 @@ public final class LaunchMatcher {
 
     public static LaunchMatch match(List<LaunchedKernel> launched, List<LibraryScan> scans, LibraryLog libraryLog) {
         Map<String, Set<String>> librariesByName = new TreeMap<>();
-        Map<String, Path> pathByLibrary = new TreeMap<>();
+        Map<String, LibraryScan> scanByLibrary = new TreeMap<>();
         for (LibraryScan scan : scans) {
             for (KernelRecord record : scan.records()) {
                 librariesByName.computeIfAbsent(record.name(), name -> new TreeSet<>()).add(record.library());
-                pathByLibrary.putIfAbsent(record.library(), scan.path());
+                scanByLibrary.putIfAbsent(record.library(), scan);
             }
             // kernels that exist only as PTX (engines that read PTX entry names): the device JIT-compiles them
             for (String library : scan.libraries()) {
                 for (GpuArch target : scan.ptxArchesOf(library)) {
                     for (String name : scan.ptxEntriesOf(library, target)) {
                         librariesByName.computeIfAbsent(name, key -> new TreeSet<>()).add(library);
-                        pathByLibrary.putIfAbsent(library, scan.path());
+                        scanByLibrary.putIfAbsent(library, scan);
                     }
                 }
             }
@@ -67,7 +67,7 @@ public final class LaunchMatcher {
                 continue;
             }
             List<String> loadedHolders = holders.stream()
-                    .filter(library -> loaded.contains(pathByLibrary.get(library), library)).toList();
+                    .filter(library -> loaded.contains(scanByLibrary.get(library))).toList();
             if (loadedHolders.isEmpty()) {
                 matched.add(new MatchedKernel(kernel, List.copyOf(holders), List.of()));
             } else {
@@ -106,21 +106,17 @@ public final class LaunchMatcher {
         }
 
         /**
-         * @param scanned the scanned file
-         * @param label   the library label; for a JAR entry ({@code app.jar!/native/libx.so}) the entry's file name
-         *                counts too, since a process loads such a library from wherever it was extracted
+         * @param scan the scan that holds a library; a JAR entry counts when the log names a file of the entry's name
+         *             (a process loads such a library from wherever it was extracted)
          */
-        boolean contains(Path scanned, String label) {
-            if (scanned == null) {
+        boolean contains(LibraryScan scan) {
+            if (scan == null) {
                 return false;
             }
-            int entry = label.lastIndexOf("!/");
-            if (entry >= 0) {
-                String entryName = label.substring(label.lastIndexOf('/') + 1).replaceFirst("\\(.*$", "");
-                if (fileNames.contains(entryName)) {
-                    return true;
-                }
+            if (scan.jarEntry() != null && fileNames.contains(scan.jarEntry().fileName())) {
+                return true;
             }
+            Path scanned = scan.path();
             Path absolute = scanned.toAbsolutePath().normalize();
             return paths.contains(absolute) || paths.contains(real(scanned))
                     || (absolute.getFileName() != null && fileNames.contains(absolute.getFileName().toString()));

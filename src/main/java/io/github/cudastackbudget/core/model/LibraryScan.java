@@ -25,10 +25,26 @@ import java.util.TreeSet;
  *                      meaningful when {@code ptxEntriesKnown}
  * @param ptxEntriesKnown whether the engine could see PTX entry names (native: yes; cuobjdump's resource listing:
  *                      no, so the map is empty and says nothing)
+ * @param jarEntry      the JAR entry the bytes came from (the scan of a library read in place inside a JAR, whose
+ *                      {@code path} is the JAR), or null for a file on disk
  */
 public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
         Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
-        long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown) {
+        long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown,
+        JarEntry jarEntry) {
+
+    /**
+     * A library read in place inside a JAR.
+     *
+     * @param label    how reports name the entry: {@code app.jar!/native/libx.so} (its library labels start with it)
+     * @param fileName the entry's file name ({@code libx.so}): what a process that extracted and loaded it names
+     */
+    public record JarEntry(String label, String fileName) {
+        public JarEntry {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(fileName, "fileName");
+        }
+    }
 
     public LibraryScan {
         Objects.requireNonNull(path, "path");
@@ -40,11 +56,18 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
         ptxEntries = immutableEntries(ptxEntries == null ? Map.of() : ptxEntries);
     }
 
+    /** A scan of a file on disk. */
+    public LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
+            Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
+            long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown) {
+        this(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, ptxEntries, ptxEntriesKnown, null);
+    }
+
     /** A scan by an engine that does not see PTX entry names (cuobjdump). */
     public LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
             Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
             long elapsedMillis) {
-        this(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, Map.of(), false);
+        this(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, Map.of(), false, null);
     }
 
     private static Map<String, Map<GpuArch, SortedSet<String>>> immutableEntries(
@@ -75,7 +98,18 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
     /** The same scan attributed to {@code owner}. */
     public LibraryScan withUsedBy(String owner) {
         return new LibraryScan(path, libraries, records, sassArches, ptxArches, owner, elapsedMillis, ptxEntries,
-                ptxEntriesKnown);
+                ptxEntriesKnown, jarEntry);
+    }
+
+    /** The same scan marked as read from a JAR entry. */
+    public LibraryScan fromJarEntry(JarEntry entry) {
+        return new LibraryScan(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, ptxEntries,
+                ptxEntriesKnown, Objects.requireNonNull(entry, "entry"));
+    }
+
+    /** The name progress lines and the file count use: the JAR entry's label, else the file name. */
+    public String displayName() {
+        return jarEntry != null ? jarEntry.label() : String.valueOf(path.getFileName());
     }
 
     /** SASS targets of one library label, lowest first; empty when unknown. */

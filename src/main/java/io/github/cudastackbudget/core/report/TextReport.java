@@ -1,137 +1,208 @@
 package io.github.cudastackbudget.core.report;
 
-import io.github.cudastackbudget.core.CheckResult;
-import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.text.ByteSize;
-import io.github.cudastackbudget.core.budget.DeviceResult;
-import io.github.cudastackbudget.core.budget.LaunchedFigures;
-import io.github.cudastackbudget.core.budget.LaunchedImage;
 import io.github.cudastackbudget.core.budget.Reservation;
-import io.github.cudastackbudget.core.budget.Violation;
-import io.github.cudastackbudget.core.device.DeviceSpec;
-import io.github.cudastackbudget.core.model.KernelRecord;
-import io.github.cudastackbudget.core.model.LibraryScan;
-import io.github.cudastackbudget.core.launch.LaunchedKernel;
-import io.github.cudastackbudget.core.launch.LaunchedRun;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import io.github.cudastackbudget.core.report.model.DeviceReport;
+import io.github.cudastackbudget.core.report.model.Figures;
+import io.github.cudastackbudget.core.report.model.KernelRow;
+import io.github.cudastackbudget.core.report.model.LaunchEntry;
+import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
+import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
+import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
+import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.Phrases;
+import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Verdict;
+import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * The human report, in the origin tool's layout: counts, a block per device (resident threads, reservation =
- * threads x frame, the kernel, its library and arch, shared memory, fallback warnings), and with {@code verbose} the
- * kernels with a stack frame sorted by size (capped by {@code top}) and the libraries with their "used by".
+ * threads x frame, the kernel, its library and arch, shared memory, fallback notes), and with {@code verbose} the
+ * kernels with a stack frame sorted by size (capped by {@code top}) and the libraries with their "used by". Also the
+ * log's closing summary and violation lines. All formatted from the report model.
  */
 public final class TextReport {
-
-    private TextReport() {
-    }
-
-    /** The report as lines (no trailing newlines). */
-    public static List<String> render(CheckResult result, int top, boolean verbose) {
-        List<String> out = new ArrayList<>();
-        int libraries = result.scans().stream().mapToInt(scan -> scan.libraries().size()).sum();
-        out.add("CUDA kernel stack budget");
-        out.add(String.format(Locale.ROOT, "  files probed:                %s", ByteSize.grouped(result.filesProbed())));
-        out.add(String.format(Locale.ROOT, "  files with device code:      %s", ByteSize.grouped(result.scans().size())));
-        out.add(String.format(Locale.ROOT, "  CUDA libraries:              %s", ByteSize.grouped(libraries)));
-        out.add(String.format(Locale.ROOT, "  kernels inspected:           %s records of %s functions",
-                ByteSize.grouped(result.index().recordCount()), ByteSize.grouped(result.index().functionCount())));
-        if (!result.index().sassArches().isEmpty()) {
-            out.add("  embedded SASS:               " + result.index().sassArches().stream().map(GpuArch::sassLabel)
-                    .collect(Collectors.joining(", ")));
-        }
-        out.add("  engine:                      " + result.engine());
-        out.add("  devices:                     " + result.devices().size() + " (" + result.deviceOrigin() + ")");
-        LaunchedRun launched = result.launched();
-        if (launched != null) {
-            out.add("  launched kernels:            " + ByteSize.grouped(launched.kernelCount()) + " ("
-                    + launched.match().matched().size() + " matched, " + launched.match().unmatched().size()
-                    + " in no scanned library) from " + launched.log().file());
-            out.add("  launch log status:           " + launched.log().statusSummary() + (launched.headline()
-                    ? " (headline = launched kernels)" : " (incomplete: headline = static worst case)"));
-            if (!launched.scannedFromLibraryLog().isEmpty()) {
-                out.add("  found through library log:   " + launched.scannedFromLibraryLog().stream()
-                        .map(path -> path.getFileName().toString()).collect(Collectors.joining(", ")));
-            }
-        }
-        if (result.noKernels()) {
-            out.add("");
-            out.add("  no CUDA kernels found: reservation is 0 B.");
-            renderUnmatched(result, verbose, out);
-            return out;
-        }
-        for (DeviceResult device : result.devices()) {
-            out.add("");
-            renderDevice(result, device, top, verbose, out);
-        }
-        if (verbose) {
-            out.add("");
-            out.add("CUDA libraries:");
-            for (LibraryScan scan : result.scans()) {
-                for (String library : scan.libraries()) {
-                    long kernels = scan.records().stream().filter(r -> r.library().equals(library))
-                            .map(KernelRecord::name).distinct().count();
-                    out.add("  " + library + "  (" + kernels + " functions; SASS " + arches(scan.sassArchesOf(library), false)
-                            + (scan.ptxArchesOf(library).isEmpty() ? "" : "; PTX " + arches(scan.ptxArchesOf(library), true))
-                            + ")");
-                    out.add("    path:    " + scan.path());
-                    out.add("    used by: " + (scan.usedBy().isEmpty() ? "(not attributed)" : scan.usedBy()));
-                }
-            }
-        }
-        renderUnmatched(result, verbose, out);
-        return out;
-    }
-
-    /** Launched kernels found in no scanned library: all with verbose, else the first few. */
-    private static void renderUnmatched(CheckResult result, boolean verbose, List<String> out) {
-        if (result.launched() == null || result.launched().match().unmatched().isEmpty()) {
-            return;
-        }
-        List<LaunchedKernel> unmatched = result.launched().match().unmatched();
-        out.add("");
-        out.add("Launched kernels in no scanned library (" + unmatched.size() + ", frames not counted):");
-        List<LaunchedKernel> shown = verbose ? unmatched : unmatched.subList(0, Math.min(UNMATCHED_SHOWN, unmatched.size()));
-        for (LaunchedKernel kernel : shown) {
-            out.add("  " + result.displayName(kernel.name()) + (kernel.attributions().isEmpty() ? ""
-                    : "  (under " + String.join(", ", kernel.attributions()) + ")"));
-        }
-        if (shown.size() < unmatched.size()) {
-            out.add("  (" + (unmatched.size() - shown.size()) + " more; verbose lists all)");
-        }
-    }
 
     /** Unmatched launched kernels listed without verbose. */
     static final int UNMATCHED_SHOWN = 5;
 
-    private static void renderLaunched(CheckResult result, DeviceResult device, List<String> out) {
-        LaunchedFigures launched = device.launched();
-        long threads = device.device().maxResidentThreads();
+    /** Kernel names in the closing summary are cut to this many characters (the device blocks show them whole). */
+    static final int SUMMARY_NAME_WIDTH = 100;
+
+    private final ReportModel model;
+    private final int top;
+    private final boolean verbose;
+    private final Frontend frontend;
+    private final List<String> out = new ArrayList<>();
+
+    private TextReport(ReportModel model, int top, boolean verbose, Frontend frontend) {
+        this.model = model;
+        this.top = top;
+        this.verbose = verbose;
+        this.frontend = frontend;
+    }
+
+    /** The report as lines (no trailing newlines), naming the options as the parameter ids. */
+    public static List<String> render(ReportModel model, int top, boolean verbose) {
+        return render(model, top, verbose, Frontend.PARAMETERS);
+    }
+
+    /** The report as lines (no trailing newlines). */
+    public static List<String> render(ReportModel model, int top, boolean verbose, Frontend frontend) {
+        TextReport report = new TextReport(model, top, verbose, frontend);
+        report.render();
+        return report.out;
+    }
+
+    /** One line per exceeded budget: device, figure, limit, kernel, arch, library. */
+    public static List<String> violations(ReportModel model, Frontend frontend) {
+        return model.violations().stream().map(violation -> Phrases.violation(violation,
+                model.device(violation.device()), Phrases.ViolationWording.LOG, frontend).plain()).toList();
+    }
+
+    /** The closing one-screen summary: the verdict per device and the reports written. */
+    public static List<String> summary(ReportModel model, List<Path> reports) {
+        List<String> lines = new ArrayList<>();
+        if (model.noDeviceCode()) {
+            lines.add("No CUDA kernels found in " + model.filesProbed() + " scanned file(s): nothing to check.");
+            if (model.launched() != null) {
+                lines.add(launchedSummary(model.launched()));
+            }
+        } else {
+            lines.add("CUDA stack budget: " + model.devices().size() + " device(s): " + count(model, Verdict.PASS)
+                    + " pass, " + count(model, Verdict.FAIL) + " fail, " + count(model, Verdict.SKIPPED) + " skipped; "
+                    + Figures.grouped(model.allFunctionCount()) + " functions in " + model.filesWithDeviceCode()
+                    + " file(s)");
+            if (model.launched() != null) {
+                lines.add(launchedSummary(model.launched()));
+            }
+            for (DeviceReport device : model.devices()) {
+                lines.add("  " + String.format(Locale.ROOT, "%-28s %-7s %s", device.name(), device.status().name(),
+                        device.skipped() ? "(" + device.skipReason() + ")" : summaryFigures(device)));
+            }
+        }
+        for (Path report : reports) {
+            lines.add("Report: " + report);
+        }
+        return lines;
+    }
+
+    private static String summaryFigures(DeviceReport device) {
+        KernelRow worst = device.worstKernel();
+        return Figures.bytes(device.reservationBytes()) + (device.launchedHeadline()
+                ? " launched (static " + Figures.bytes(device.staticReservationBytes()) + ")" : "")
+                + (device.budgetBytes() == null ? "" : " of " + Figures.bytes(device.budgetBytes()))
+                + (worst == null ? "" : "  <- " + abbreviate(worst.displayName(), SUMMARY_NAME_WIDTH) + " ["
+                        + worst.arch() + "] in " + worst.library());
+    }
+
+    private static String launchedSummary(LaunchedRunReport run) {
+        return "  launched mode: " + run.kernels() + " kernel(s) launched, " + run.matched() + " matched, "
+                + run.unmatched() + " unmatched (" + run.log() + ", status " + run.status() + "); " + (run.headline()
+                        ? "the figures below are the launched kernels'"
+                        : "the log is incomplete, so the figures below are the static worst case");
+    }
+
+    static String abbreviate(String name, int width) {
+        return name.length() <= width ? name : name.substring(0, width - 3) + "...";
+    }
+
+    private static long count(ReportModel model, Verdict status) {
+        return model.devices().stream().filter(device -> device.status() == status).count();
+    }
+
+    private void render() {
+        out.add("CUDA kernel stack budget");
+        out.add(String.format(Locale.ROOT, "  files probed:                %s", Figures.grouped(model.filesProbed())));
+        out.add(String.format(Locale.ROOT, "  files with device code:      %s",
+                Figures.grouped(model.filesWithDeviceCode())));
+        out.add(String.format(Locale.ROOT, "  CUDA libraries:              %s", Figures.grouped(model.libraries().size())));
+        out.add(String.format(Locale.ROOT, "  kernels inspected:           %s records of %s functions",
+                Figures.grouped(model.recordCount()), Figures.grouped(model.allFunctionCount())));
+        if (!model.recordArches().isEmpty()) {
+            out.add("  embedded SASS:               " + String.join(", ", model.recordArches()));
+        }
+        out.add("  engine:                      " + model.engine());
+        out.add("  devices:                     " + model.devices().size() + " (" + model.deviceOrigin() + ")");
+        LaunchedRunReport launched = model.launched();
+        if (launched != null) {
+            out.add("  launched kernels:            " + Figures.grouped(launched.kernels()) + " (" + launched.matched()
+                    + " matched, " + launched.unmatched() + " in no scanned library) from " + launched.log());
+            out.add("  launch log status:           " + launched.status() + (launched.headline()
+                    ? " (headline = launched kernels)" : " (incomplete: headline = static worst case)"));
+            if (!launched.foundThroughLibraryLog().isEmpty()) {
+                out.add("  found through library log:   " + launched.foundThroughLibraryLog().stream()
+                        .map(path -> Path.of(path).getFileName().toString()).collect(Collectors.joining(", ")));
+            }
+        }
+        if (model.noDeviceCode()) {
+            out.add("");
+            out.add("  no CUDA kernels found: reservation is 0 B.");
+            unmatched();
+            return;
+        }
+        for (DeviceReport device : model.devices()) {
+            out.add("");
+            device(device);
+        }
+        if (verbose) {
+            out.add("");
+            out.add("CUDA libraries:");
+            for (LibraryReport library : model.libraries()) {
+                out.add("  " + library.library() + "  (" + library.kernels() + " functions; SASS "
+                        + String.join(", ", library.sassArches()) + (library.ptxArches().isEmpty() ? ""
+                                : "; PTX " + String.join(", ", library.ptxArches())) + ")");
+                out.add("    path:    " + library.path());
+                out.add("    used by: " + (library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy()));
+            }
+        }
+        unmatched();
+    }
+
+    /** Launched kernels found in no scanned library: all with verbose, else the first few. */
+    private void unmatched() {
+        if (model.launched() == null || model.launched().unmatchedKernels().isEmpty()) {
+            return;
+        }
+        List<LaunchEntry> unmatched = model.launched().unmatchedKernels();
+        out.add("");
+        out.add("Launched kernels in no scanned library (" + unmatched.size() + ", frames not counted):");
+        List<LaunchEntry> shown = verbose ? unmatched : unmatched.subList(0, Math.min(UNMATCHED_SHOWN, unmatched.size()));
+        for (LaunchEntry kernel : shown) {
+            out.add("  " + kernel.displayName() + (kernel.attributions().isEmpty() ? ""
+                    : "  (under " + String.join(", ", kernel.attributions()) + ")"));
+        }
+        if (shown.size() < unmatched.size()) {
+            out.add("  (" + (unmatched.size() - shown.size()) + " more; " + Phrases.verboseHint(frontend) + ")");
+        }
+    }
+
+    private void launched(DeviceReport device) {
+        LaunchedDeviceReport launched = device.launched();
         String role = launched.headline() ? "" : " (not judged: the launch log is incomplete)";
-        KernelRecord worst = launched.worst();
+        KernelRow worst = launched.worstKernel();
         if (launched.kernels().isEmpty()) {
             out.add("  launched reservation: 0 B" + role + " (none of the launched kernels runs on this device)");
         } else if (worst == null || worst.stack() == 0) {
             out.add("  launched reservation: 0 B" + role + " (" + launched.kernels().size() + " launched kernel(s) run "
                     + "here, none with a stack frame)");
         } else {
-            long limit = Reservation.stackLimitFor(worst.stack());
-            out.add("  launched reservation: " + ByteSize.format(launched.reservationBytes()) + " = "
-                    + ByteSize.grouped(threads) + " threads x " + ByteSize.grouped(limit) + " B" + role);
+            out.add("  launched reservation: " + Figures.bytes(launched.reservationBytes()) + " = "
+                    + Figures.grouped(device.maxResidentThreads()) + " threads x "
+                    + Figures.grouped(launched.stackLimitBytes()) + " B" + role);
             out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
-                    + ByteSize.format(launched.incrementBytes()));
-            out.add("      largest launched frame " + ByteSize.grouped(worst.stack()) + " B in " + worst.library() + " ["
-                    + worst.arch().sassLabel() + "]");
-            out.add("      kernel: " + result.displayName(worst));
-            launched.kernels().stream().filter(image -> image.image() == worst).findFirst().ifPresent(image ->
-                    out.add("      shared memory per block: " + ByteSize.grouped(worst.shared()) + " B static + "
-                            + dynamic(image) + " B dynamic = " + ByteSize.grouped(image.sharedPerBlock()) + " B"));
+                    + Figures.bytes(launched.incrementBytes()));
+            out.add("      largest launched frame " + Figures.grouped(worst.stack()) + " B in " + worst.library() + " ["
+                    + worst.arch() + "]");
+            out.add("      kernel: " + worst.displayName());
+            launched.kernels().stream().filter(row -> row.kernel().equals(worst)).findFirst().ifPresent(row ->
+                    out.add("      shared memory per block: " + Figures.grouped(worst.shared()) + " B static + "
+                            + dynamic(row) + " B dynamic = " + Figures.grouped(row.sharedPerBlock()) + " B"));
         }
         if (!launched.jit().isEmpty()) {
             out.add("  " + launched.jit().size() + " launched function(s) would JIT from PTX here (frame unknown)");
@@ -139,46 +210,45 @@ public final class TextReport {
         if (!launched.cannotRun().isEmpty()) {
             out.add("  " + launched.cannotRun().size() + " launched function(s) have no image for this device");
         }
-        if (!launched.unknownStack().isEmpty()) {
-            out.add("  " + launched.unknownStack().size() + " launched kernel(s) with UNKNOWN stack (not in the figure)");
+        long unknown = launched.kernels().stream().filter(row -> row.kernel().stackUnknown()).count();
+        if (unknown > 0) {
+            out.add("  " + unknown + " launched kernel(s) with UNKNOWN stack (not in the figure)");
         }
     }
 
-    private static void renderLaunchedListing(CheckResult result, DeviceResult device, int top, List<String> out) {
-        List<LaunchedImage> kernels = device.launched().kernels();
+    private void launchedListing(DeviceReport device) {
+        List<LaunchedKernelRow> kernels = device.launched().kernels();
         if (kernels.isEmpty()) {
             out.add("  launched kernels: none runs on this device");
             return;
         }
         out.add("  launched kernels (" + kernels.size() + "; SHARED + DYN = shared memory per block):");
-        List<LaunchedImage> shown = top <= 0 ? kernels : kernels.subList(0, Math.min(top, kernels.size()));
-        for (LaunchedImage image : shown) {
-            KernelRecord record = image.image();
+        List<LaunchedKernelRow> shown = top <= 0 ? kernels : kernels.subList(0, Math.min(top, kernels.size()));
+        for (LaunchedKernelRow row : shown) {
+            KernelRow kernel = row.kernel();
             out.add(String.format(Locale.ROOT,
-                    "    STACK %8s B  LOCAL %6d B  SHARED %6d B  DYN %6s B  REG %3d  %-8s %s  (%s)", stack(record),
-                    record.local(), record.shared(), dynamic(image), record.registers(), record.arch().sassLabel(),
-                    result.displayName(record), record.library()));
+                    "    STACK %8s B  LOCAL %6d B  SHARED %6d B  DYN %6s B  REG %3d  %-8s %s  (%s)", stack(kernel),
+                    kernel.local(), kernel.shared(), dynamic(row), kernel.registers(), kernel.arch(),
+                    kernel.displayName(), kernel.library()));
         }
         if (shown.size() < kernels.size()) {
-            out.add("    (" + (kernels.size() - shown.size()) + " more launched kernels not shown; set top to 0 to list "
-                    + "all)");
+            out.add("    (" + (kernels.size() - shown.size()) + " more launched kernels not shown; "
+                    + Phrases.listAllHint(frontend) + ")");
         }
     }
 
-    private static String dynamic(LaunchedImage image) {
-        Long dynamic = image.launch().maxDynamicShared();
-        return dynamic == null ? "?" : ByteSize.grouped(dynamic);
+    private static String dynamic(LaunchedKernelRow row) {
+        return row.maxDynamicShared() == null ? "?" : Figures.grouped(row.maxDynamicShared());
     }
 
-    private static void renderDevice(CheckResult result, DeviceResult device, int top, boolean verbose, List<String> out) {
-        DeviceSpec spec = device.device();
-        out.add(spec.name() + " (compute capability " + spec.capability() + ", " + spec.capability().smName() + "): "
+    private void device(DeviceReport device) {
+        out.add(device.name() + " (compute capability " + device.computeCapability() + ", " + device.targetArch() + "): "
                 + device.status().name());
-        String perSm = spec.multiProcessorCount() != null && spec.maxThreadsPerMultiProcessor() != null
-                ? " = " + spec.multiProcessorCount() + " SMs x " + spec.maxThreadsPerMultiProcessor() : "";
-        out.add("  max resident threads: " + ByteSize.grouped(spec.maxResidentThreads()) + perSm);
-        if (verbose && !spec.source().isEmpty()) {
-            out.add("  figures from: " + spec.source());
+        String perSm = device.multiProcessorCount() != null && device.maxThreadsPerMultiProcessor() != null
+                ? " = " + device.multiProcessorCount() + " SMs x " + device.maxThreadsPerMultiProcessor() : "";
+        out.add("  max resident threads: " + Figures.grouped(device.maxResidentThreads()) + perSm);
+        if (verbose && !device.figuresSource().isEmpty()) {
+            out.add("  figures from: " + device.figuresSource());
         }
         if (device.skipped()) {
             out.add("  SKIPPED: " + device.skipReason());
@@ -189,50 +259,32 @@ public final class TextReport {
             return;
         }
         if (device.fellBack()) {
-            out.add("  WARNING: " + spec.capability().smName() + " not embedded; using compatible arch "
-                    + device.chosenArch().sassLabel() + ".");
+            // a fact of the report, not a second copy of the warning the check logs about it
+            out.add("  note: " + device.targetArch() + " not embedded; using compatible arch " + device.chosenArch()
+                    + ".");
         }
-        out.add("  images run: " + device.imageCounts().entrySet().stream()
-                .map(entry -> entry.getKey() + " (" + entry.getValue() + " functions)").collect(Collectors.joining(", ")));
+        out.add("  images run: " + Phrases.imagesRun(device));
         if (device.launched() != null) {
-            renderLaunched(result, device, out);
+            launched(device);
         }
-        KernelRecord worst = device.worst();
-        if (worst == null || worst.stack() == 0) {
-            out.add("  worst-case reservation: 0 B (no kernel has a stack frame; the driver's default "
-                    + Reservation.DEFAULT_STACK_LIMIT + " B per thread = "
-                    + ByteSize.format(Reservation.bytesFor(spec.maxResidentThreads(), Reservation.DEFAULT_STACK_LIMIT))
-                    + " is held anyway)");
-        } else {
-            long limit = Reservation.stackLimitFor(worst.stack());
-            out.add("  worst-case reservation" + (device.launched() != null ? " (static, every kernel)" : "") + ": "
-                    + ByteSize.format(device.staticReservationBytes()) + " = "
-                    + ByteSize.grouped(spec.maxResidentThreads()) + " threads x " + ByteSize.grouped(limit) + " B"
-                    + (limit != worst.stack() ? " (frame " + ByteSize.grouped(worst.stack()) + " B rounded up to 16)" : ""));
-            out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
-                    + ByteSize.format(Reservation.incrementFor(spec.maxResidentThreads(), worst.stack())));
-            out.add("      largest stack frame " + ByteSize.grouped(worst.stack()) + " B in " + worst.library() + " ["
-                    + worst.arch().sassLabel() + "]");
-            out.add("      kernel: " + result.displayName(worst));
-            out.add("      shared memory: " + ByteSize.grouped(worst.shared()) + " B static");
-        }
+        staticFigures(device);
         if (device.budgetBytes() != null) {
-            out.add("  budget: " + ByteSize.format(device.budgetBytes()) + " (" + percent(device.reservationBytes(),
+            out.add("  budget: " + Figures.bytes(device.budgetBytes()) + " (" + percent(device.reservationBytes(),
                     device.budgetBytes()) + " used" + (device.launchedHeadline() ? " by the launched kernels" : "")
-                    + ")" + (device.status() == DeviceResult.Status.FAIL ? " EXCEEDED" : ""));
+                    + ")" + (device.status() == Verdict.FAIL ? " EXCEEDED" : ""));
         } else {
-            out.add("  budget: none (set maxReservation to gate this device)");
+            out.add("  budget: none (" + Phrases.noBudgetHint(frontend) + ")");
         }
-        for (Violation violation : device.violations()) {
-            if (violation.kind() == Violation.Kind.STACK) {
-                out.add("  stack limit exceeded: " + result.displayName(violation.kernel()) + " ["
-                        + violation.kernel().arch().sassLabel() + "] in " + violation.kernel().library() + ": "
-                        + ByteSize.grouped(violation.actual()) + " B > " + ByteSize.grouped(violation.limit()) + " B");
+        for (ViolationReport violation : device.violations()) {
+            if (!violation.reservation()) {
+                out.add("  stack limit exceeded: " + violation.displayName() + " [" + violation.arch() + "] in "
+                        + violation.library() + ": " + Figures.grouped(violation.actual()) + " B > "
+                        + Figures.grouped(violation.limit()) + " B");
             }
         }
-        if (device.worstLocal() != null) {
-            out.add("  (largest local-memory/spill per thread: " + ByteSize.grouped(device.worstLocal().local())
-                    + " B in " + device.worstLocal().library() + ")");
+        if (device.worstLocalKernel() != null) {
+            out.add("  (largest local-memory/spill per thread: " + Figures.grouped(device.worstLocalKernel().local())
+                    + " B in " + device.worstLocalKernel().library() + ")");
         }
         if (!device.unknownStack().isEmpty()) {
             out.add("  " + device.unknownStack().size() + " kernel(s) with UNKNOWN stack (not in the figure above)");
@@ -244,43 +296,63 @@ public final class TextReport {
             out.add("  " + device.cannotRun().size() + " function(s) cannot launch (no usable SASS or PTX)");
         }
         if (!device.ambiguous().isEmpty()) {
-            out.add("  " + device.ambiguous().size() + " function(s) with an undocumented choice of image (larger frame counted)");
+            out.add("  " + device.ambiguous().size() + " function(s) with an undocumented choice of image (larger "
+                    + "frame counted)");
         }
         if (verbose) {
-            List<KernelRecord> spilling = device.selected().stream()
-                    .filter(record -> record.stackUnknown() || record.stack() > 0).toList();
-            out.add("  kernels with a stack frame (" + spilling.size() + "):");
-            List<KernelRecord> shown = top <= 0 ? spilling : spilling.subList(0, Math.min(top, spilling.size()));
-            for (KernelRecord record : shown) {
-                out.add(String.format(Locale.ROOT, "    STACK %8s B  LOCAL %6d B  SHARED %6d B  REG %3d  %-8s %s  (%s)",
-                        stack(record), record.local(), record.shared(),
-                        record.registers(), record.arch().sassLabel(), result.displayName(record), record.library()));
-            }
-            List<KernelRecord> hidden = spilling.subList(shown.size(), spilling.size());
-            if (!hidden.isEmpty()) {
-                out.add("    (" + hidden.size() + " more kernels with STACK " + stack(hidden.get(hidden.size() - 1))
-                        + "-" + stack(hidden.get(0)) + " B not shown; set top to 0 to list all)");
-            }
+            kernelListing(device);
             if (device.launched() != null) {
-                renderLaunchedListing(result, device, top, out);
+                launchedListing(device);
             }
         }
     }
 
-    private static String stack(KernelRecord record) {
-        return record.stackUnknown() ? "UNKNOWN" : Long.toString(record.stack());
+    /** The static worst case: every kernel the device runs. */
+    private void staticFigures(DeviceReport device) {
+        KernelRow worst = device.staticWorstKernel();
+        if (worst == null || worst.stack() == 0) {
+            out.add("  worst-case reservation: 0 B (no kernel has a stack frame; the driver's default "
+                    + Reservation.DEFAULT_STACK_LIMIT + " B per thread = " + Figures.bytes(device.defaultReservationBytes())
+                    + " is held anyway)");
+            return;
+        }
+        long limit = Reservation.stackLimitFor(worst.stack());
+        out.add("  worst-case reservation" + (device.launched() != null ? " (static, every kernel)" : "") + ": "
+                + Figures.bytes(device.staticReservationBytes()) + " = " + Figures.grouped(device.maxResidentThreads())
+                + " threads x " + Figures.grouped(limit) + " B" + (limit != worst.stack() ? " (frame "
+                        + Figures.grouped(worst.stack()) + " B rounded up to 16)" : ""));
+        out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
+                + Figures.bytes(device.staticIncrementBytes()));
+        out.add("      largest stack frame " + Figures.grouped(worst.stack()) + " B in " + worst.library() + " ["
+                + worst.arch() + "]");
+        out.add("      kernel: " + worst.displayName());
+        out.add("      shared memory: " + Figures.grouped(worst.shared()) + " B static");
     }
 
-    private static String arches(SortedSet<GpuArch> arches, boolean ptx) {
-        return new TreeSet<>(arches).stream().map(arch -> ptx ? arch.ptxLabel() : arch.sassLabel())
-                .collect(Collectors.joining(", "));
+    private void kernelListing(DeviceReport device) {
+        List<KernelRow> framed = device.kernelsWithFrame();
+        out.add("  kernels with a stack frame (" + framed.size() + "):");
+        List<KernelRow> shown = device.worstKernels(top);
+        for (KernelRow kernel : shown) {
+            out.add(String.format(Locale.ROOT, "    STACK %8s B  LOCAL %6d B  SHARED %6d B  REG %3d  %-8s %s  (%s)",
+                    stack(kernel), kernel.local(), kernel.shared(), kernel.registers(), kernel.arch(),
+                    kernel.displayName(), kernel.library()));
+        }
+        List<KernelRow> hidden = framed.subList(shown.size(), framed.size());
+        if (!hidden.isEmpty()) {
+            out.add("    (" + hidden.size() + " more kernels with STACK " + stack(hidden.get(hidden.size() - 1)) + "-"
+                    + stack(hidden.get(0)) + " B not shown; " + Phrases.listAllHint(frontend) + ")");
+        }
+    }
+
+    private static String stack(KernelRow kernel) {
+        return kernel.stackUnknown() ? "UNKNOWN" : Long.toString(kernel.stack());
     }
 
     private static String percent(long part, long whole) {
         if (whole == 0) {
             return part == 0 ? "0%" : "inf%";
         }
-        return BigDecimal.valueOf(part).multiply(BigDecimal.valueOf(100))
-                .divide(BigDecimal.valueOf(whole), 1, RoundingMode.HALF_UP).toPlainString() + "%";
+        return Figures.percent(part, whole);
     }
 }

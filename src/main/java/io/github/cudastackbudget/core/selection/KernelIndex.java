@@ -104,6 +104,13 @@ public final class KernelIndex {
         return ptxEntriesByLibrary.containsKey(library);
     }
 
+    /** Every PTX target embedded in any library, lowest first. */
+    public SortedSet<GpuArch> allPtxArches() {
+        SortedSet<GpuArch> all = new TreeSet<>();
+        ptxByLibrary.values().forEach(all::addAll);
+        return Collections.unmodifiableSortedSet(all);
+    }
+
     /** Every SASS arch that has at least one function record. */
     public SortedSet<GpuArch> sassArches() {
         return sassArches;

@@ -18,6 +18,15 @@ public interface Frontend {
      */
     String howToSet(Option option, String example);
 
+    /**
+     * How the option is written where the user lists its values in the build configuration: Maven {@code <devices>};
+     * a command line would name its repeated flag. The default is the parameter id in angle brackets, as the reports
+     * have always said.
+     */
+    default String element(Option option) {
+        return "<" + option.parameter() + ">";
+    }
+
     /** The parameter ids themselves, for callers that are neither front end (tests, embedders). */
     Frontend PARAMETERS = new Frontend() {
         @Override

@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.budget;
 
+import io.github.cudastackbudget.core.device.DeviceTarget;
+import io.github.cudastackbudget.core.device.SizeLimit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;

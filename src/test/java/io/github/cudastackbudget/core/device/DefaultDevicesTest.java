@@ -2,7 +2,8 @@ package io.github.cudastackbudget.core.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.text.DashedFrontend;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,10 +17,12 @@ class DefaultDevicesTest {
         List<String> warnings = new ArrayList<>();
 
         DefaultDevices.Choice choice = DefaultDevices.choose(catalog,
-                LocalGpuDetector.parse("0, NVIDIA H200, 9.0, 143771\n"), warnings);
+                LocalGpuDetector.parse("0, NVIDIA H200, 9.0, 143771\n"), warnings, Frontend.PARAMETERS);
 
         assertThat(warnings).isEmpty();
-        assertThat(choice.origin()).isEqualTo("detected with nvidia-smi; no devices configured");
+        assertThat(choice.origin().phrase()).isEqualTo("detected with nvidia-smi; no devices configured");
+        assertThat(choice.origin().kind()).isEqualTo(DeviceOrigin.Kind.DETECTED);
+        assertThat(choice.origin().isDefault()).isTrue();
         assertThat(choice.devices()).hasSize(1);
         DeviceTarget target = choice.devices().get(0);
         assertThat(target.maxReservation()).isNull();
@@ -34,7 +37,7 @@ class DefaultDevicesTest {
     @Test
     void detectedGpuWithoutMemoryKeepsTheCatalogMemory() {
         DefaultDevices.Choice choice = DefaultDevices.choose(catalog,
-                List.of(new LocalGpuDetector.LocalGpu(3, "NVIDIA L4", "8.9", null)), new ArrayList<>());
+                List.of(new LocalGpuDetector.LocalGpu(3, "NVIDIA L4", "8.9", null)), new ArrayList<>(), Frontend.PARAMETERS);
 
         assertThat(choice.devices()).extracting(target -> target.device().name()).containsExactly("gpu3-l4");
         assertThat(choice.devices().get(0).device().memoryBytes()).isEqualTo(23_570_219_008L);
@@ -43,7 +46,7 @@ class DefaultDevicesTest {
     @Test
     void twoIdenticalGpusGetDistinctNames() {
         DefaultDevices.Choice choice = DefaultDevices.choose(catalog, LocalGpuDetector.parse(
-                "0, NVIDIA H200, 9.0, 143771\n1, NVIDIA H200, 9.0, 143771\n"), new ArrayList<>());
+                "0, NVIDIA H200, 9.0, 143771\n1, NVIDIA H200, 9.0, 143771\n"), new ArrayList<>(), Frontend.PARAMETERS);
 
         assertThat(choice.devices()).extracting(target -> target.device().name())
                 .containsExactly("gpu0-h200-141gb", "gpu1-h200-141gb");
@@ -54,11 +57,12 @@ class DefaultDevicesTest {
         List<String> warnings = new ArrayList<>();
 
         DefaultDevices.Choice choice = DefaultDevices.choose(catalog,
-                List.of(new LocalGpuDetector.LocalGpu(1, "NVIDIA Fancy 9000", "8.8", 1L << 34)), warnings);
+                List.of(new LocalGpuDetector.LocalGpu(1, "NVIDIA Fancy 9000", "8.8", 1L << 34)), warnings, Frontend.PARAMETERS);
 
         assertThat(warnings).containsExactly("local GPU 1 'NVIDIA Fancy 9000' (compute capability 8.8) is not in the "
-                + "catalog: configure it as a <device> with its multiProcessorCount to check it");
-        assertThat(choice.origin()).isEqualTo("default set; configure <devices> or devicePresets to choose");
+                + "catalog: configure it in <devices> with its multiProcessorCount to check it");
+        assertThat(choice.origin().phrase()).isEqualTo("default set; configure <devices> or devicePresets to choose");
+        assertThat(choice.origin().kind()).isEqualTo(DeviceOrigin.Kind.DEFAULT_SET);
         assertThat(choice.devices()).extracting(target -> target.device().name())
                 .containsExactlyElementsOf(DefaultDevices.DEFAULT_PRESETS);
     }
@@ -69,7 +73,7 @@ class DefaultDevicesTest {
 
         DefaultDevices.Choice choice = DefaultDevices.choose(catalog, List.of(
                 new LocalGpuDetector.LocalGpu(0, "NVIDIA Fancy 9000", "8.8", null),
-                new LocalGpuDetector.LocalGpu(1, "NVIDIA H200", "9.0", null)), warnings);
+                new LocalGpuDetector.LocalGpu(1, "NVIDIA H200", "9.0", null)), warnings, Frontend.PARAMETERS);
 
         assertThat(choice.devices()).extracting(target -> target.device().name()).containsExactly("gpu1-h200-141gb");
         assertThat(warnings).hasSize(1).first().asString().startsWith("local GPU 0 'NVIDIA Fancy 9000'");
@@ -79,7 +83,7 @@ class DefaultDevicesTest {
     void noLocalGpuGivesTheSevenDefaultPresets() {
         List<String> warnings = new ArrayList<>();
 
-        DefaultDevices.Choice choice = DefaultDevices.choose(catalog, List.of(), warnings);
+        DefaultDevices.Choice choice = DefaultDevices.choose(catalog, List.of(), warnings, Frontend.PARAMETERS);
 
         assertThat(warnings).isEmpty();
         assertThat(DefaultDevices.DEFAULT_PRESETS).containsExactly("t4", "a100-sxm4-80gb", "l4", "h100-sxm5-80gb",
@@ -90,6 +94,20 @@ class DefaultDevicesTest {
         assertThat(choice.devices()).extracting(target -> target.device().capability().dotted())
                 .containsExactly("7.5", "8.0", "8.9", "9.0", "9.0", "10.0", "12.0");
         assertThat(choice.devices()).extracting(DeviceTarget::maxReservation).containsOnlyNulls();
-        assertThat(choice.origin()).isEqualTo("default set; configure <devices> or devicePresets to choose");
+        assertThat(choice.origin().phrase()).isEqualTo("default set; configure <devices> or devicePresets to choose");
+        assertThat(choice.origin().kind()).isEqualTo(DeviceOrigin.Kind.DEFAULT_SET);
+    }
+
+    @Test
+    void theMessagesNameTheOptionsAsTheFrontEndSpellsThem() {
+        List<String> warnings = new ArrayList<>();
+
+        DefaultDevices.Choice choice = DefaultDevices.choose(catalog,
+                List.of(new LocalGpuDetector.LocalGpu(1, "NVIDIA Fancy 9000", "8.8", null)), warnings,
+                DashedFrontend.INSTANCE);
+
+        assertThat(choice.origin().phrase()).isEqualTo("default set; configure --devices or --device-presets to choose");
+        assertThat(warnings).singleElement().asString().endsWith("configure it in --devices with its "
+                + "multiProcessorCount to check it");
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

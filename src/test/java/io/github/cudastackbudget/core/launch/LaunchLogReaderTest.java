@@ -3,6 +3,8 @@ package io.github.cudastackbudget.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cudastackbudget.core.text.DashedFrontend;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +35,7 @@ class LaunchLogReaderTest {
                 + "_Z11frameKernelILi64EEvPii\tstage-a\t0\n"
                 + "_Z11frameKernelILi64EEvPii\tmain\t4096\n"
                 + "_Z13noStackKernelPi\tworker-1\t128\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.format()).isEqualTo(LaunchLog.Format.AGENT_V1);
         assertThat(log.statuses()).containsExactly("ok");
         assertThat(log.complete()).isTrue();
@@ -49,7 +51,7 @@ class LaunchLogReaderTest {
     @Test
     void originToolLogWithoutHeaderAndWithoutThirdColumnIsAccepted() throws Exception {
         Path file = write("seed.log", "_Z13noStackKernelPi\tmodule:producer\n_Z11frameKernelILi64EEvPii\t\t512\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.format()).isEqualTo(LaunchLog.Format.SEED);
         assertThat(log.complete()).isTrue();
         assertThat(log.warnings()).isEmpty();
@@ -68,7 +70,7 @@ class LaunchLogReaderTest {
                 + "noStackKernel(int*)\tmain\t0\n"
                 + "a\tb\tc\td\n"
                 + "\r\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.kernels()).extracting(LaunchedKernel::name).containsExactly("_Z13noStackKernelPi");
         assertThat(log.warnings()).containsExactly(
                 file + ":4: malformed line skipped: expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, "
@@ -85,7 +87,7 @@ class LaunchLogReaderTest {
     void manyMalformedLinesAreCountedAfterTheFirstFive() throws Exception {
         String junk = IntStream.range(0, 12).mapToObj(i -> "junk" + i).collect(Collectors.joining("\n"));
         Path file = write("launch.log", HEADER + "# status: ok\n" + junk + "\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.warnings()).hasSize(LaunchLogReader.WARNED_LINES + 1);
         assertThat(log.warnings().get(0)).startsWith(file + ":3: ");
         assertThat(log.warnings().get(5)).isEqualTo(file + ": 7 more malformed line(s) skipped (12 in all)");
@@ -94,7 +96,7 @@ class LaunchLogReaderTest {
     @Test
     void emptyLogIsAWarningAndNotComplete() throws Exception {
         Path file = write("launch.log", "");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.format()).isEqualTo(LaunchLog.Format.EMPTY);
         assertThat(log.complete()).isFalse();
         assertThat(log.warnings()).singleElement().asString().startsWith("launch log " + file + " is empty")
@@ -105,7 +107,7 @@ class LaunchLogReaderTest {
     void statusOtherThanOkIsAWarningAndNotComplete() throws Exception {
         Path file = write("launch.log", HEADER + "# status: cupti-subscriber-busy - another CUPTI subscriber "
                 + "(a profiler?) holds the callbacks\n# processes: 1\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.complete()).isFalse();
         assertThat(log.statusSummary()).isEqualTo("cupti-subscriber-busy - another CUPTI subscriber (a profiler?) holds "
                 + "the callbacks");
@@ -116,7 +118,7 @@ class LaunchLogReaderTest {
     @Test
     void headerWithoutStatusIsAWarningAndNotComplete() throws Exception {
         Path file = write("launch.log", HEADER + "_Z13noStackKernelPi\tmain\t0\n");
-        LaunchLog log = LaunchLogReader.readLaunchLog(file, "launchLog");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
         assertThat(log.complete()).isFalse();
         assertThat(log.statusSummary()).isEqualTo("missing");
         assertThat(log.warnings()).singleElement().asString().contains("has no '# status:' line");
@@ -125,28 +127,39 @@ class LaunchLogReaderTest {
     @Test
     void missingLogIsAnErrorNamingParameterFileAndWhatToDo() {
         Path file = tmp.resolve("target/cuda-stack-budget/launch.log");
-        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(file, "launchLog"))
+        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class)
                 .hasMessage("the launch log " + file + " (launchLog) does not exist: run the tests (or the job) under "
                         + "the prepare-agent goal's injection library first, so that it writes the log (a build that "
-                        + "skips the tests: -DcudaStackBudget.launchLog= checks statically)");
+                        + "skips the tests: launchLog= checks statically)");
+    }
+
+    @Test
+    void theMessagesNameTheOptionsAsTheFrontEndSpellsThem() {
+        Path file = tmp.resolve("launch.log");
+        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(file, DashedFrontend.INSTANCE))
+                .hasMessage("the launch log " + file + " (--launch-log) does not exist: run the tests (or the job) "
+                        + "under the prepare-agent goal's injection library first, so that it writes the log (a build "
+                        + "that skips the tests: --launch-log checks statically)");
+        assertThatThrownBy(() -> LaunchLogReader.readLibraryLog(file, DashedFrontend.INSTANCE))
+                .hasMessageContaining("(--library-log) does not exist").hasMessageContaining("point --library-log at it");
     }
 
     @Test
     void directoryInsteadOfALogIsAnError() {
-        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(tmp, "launchLog"))
+        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(tmp, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class).hasMessageContaining("is not a file");
     }
 
     @Test
     void foreignHeaderAndNewerVersionFailLoudly() throws Exception {
         Path foreign = write("other.log", "# some other tool's log\nx\ty\n");
-        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(foreign, "launchLog"))
+        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(foreign, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class)
                 .hasMessageStartingWith("launchLog " + foreign + " is not a cuda-stack-budget launch log: it starts with "
                         + "'# some other tool's log'");
         Path newer = write("newer.log", "# cuda-stack-budget launch log 2\n# status: ok\n");
-        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(newer, "launchLog"))
+        assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(newer, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class)
                 .hasMessageContaining("format version '2', but this plugin version reads version 1");
     }
@@ -155,7 +168,7 @@ class LaunchLogReaderTest {
     void libraryLogKeepsAbsolutePathsAsWrittenOnceInOrder() throws Exception {
         Path file = write("launch.log.libraries", "# cuda-stack-budget library log 1\n/opt/app/bin/probe\n"
                 + "/usr/lib/libc.so.6\n/opt/app/bin/../bin/probe\nrelative/libx.so\n\n/usr/lib/libc.so.6\n");
-        LibraryLog log = LaunchLogReader.readLibraryLog(file, "libraryLog");
+        LibraryLog log = LaunchLogReader.readLibraryLog(file, Frontend.PARAMETERS);
         assertThat(log.libraries()).containsExactly(Path.of("/opt/app/bin/probe"), Path.of("/usr/lib/libc.so.6"),
                 Path.of("/opt/app/bin/../bin/probe"));
         assertThat(log.warnings()).containsExactly(file + ":5: malformed line skipped: expected one absolute path per "
@@ -165,10 +178,10 @@ class LaunchLogReaderTest {
     @Test
     void libraryLogOfTheOriginToolHasNoHeader() throws Exception {
         Path file = write("libs.txt", "/usr/lib/libtorch_cuda.so\n");
-        assertThat(LaunchLogReader.readLibraryLog(file, "libraryLog").libraries())
+        assertThat(LaunchLogReader.readLibraryLog(file, Frontend.PARAMETERS).libraries())
                 .containsExactly(Path.of("/usr/lib/libtorch_cuda.so"));
         Path wrong = write("wrong.txt", "# cuda-stack-budget launch log 1\n");
-        assertThatThrownBy(() -> LaunchLogReader.readLibraryLog(wrong, "libraryLog"))
+        assertThatThrownBy(() -> LaunchLogReader.readLibraryLog(wrong, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class).hasMessageContaining("is not a cuda-stack-budget library log");
     }
 }

@@ -66,11 +66,23 @@ class LaunchMatcherTest {
 
     @Test
     void aJarEntryCountsAsLoadedWhenTheLogNamesItsFileWhereverItWasExtracted() throws Exception {
-        List<LibraryScan> scans = List.of(scan(Path.of("/build/app.jar"), "app.jar!/native/linux-x86_64/libframes.so"),
+        String label = "app.jar!/native/linux-x86_64/libframes.so";
+        List<LibraryScan> scans = List.of(scan(Path.of("/build/app.jar"), label)
+                        .fromJarEntry(new LibraryScan.JarEntry(label, "libframes.so")),
                 scan(Path.of("/build/other.so"), "other.so"));
         MatchedKernel matched = LaunchMatcher.match(List.of(launched(K2550)), scans,
                 libraryLog("/tmp/jni-1234/libframes.so")).matched().get(0);
         assertThat(matched.libraries()).containsExactly("app.jar!/native/linux-x86_64/libframes.so");
         assertThat(matched.notLoadedIn()).containsExactly("other.so");
+    }
+
+    @Test
+    void aLabelThatOnlyLooksLikeAJarEntryIsAFileOnDisk() throws Exception {
+        // the JAR entry is a typed field of the scan, not read from the label: this file is not loaded by the run
+        List<LibraryScan> scans = List.of(scan(Path.of("/build/copy.so"), "app.jar!/native/libframes.so"),
+                scan(Path.of("/build/other.so"), "other.so"));
+        MatchedKernel matched = LaunchMatcher.match(List.of(launched(K2550)), scans,
+                libraryLog("/tmp/jni-1234/libframes.so")).matched().get(0);
+        assertThat(matched.libraries()).as("neither is loaded: both count").hasSize(2);
     }
 }

@@ -10,10 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
-import io.github.cudastackbudget.core.CheckResult;
+import io.github.cudastackbudget.core.check.CheckRequest;
+import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.CheckRunner;
-import io.github.cudastackbudget.core.StackBudgetCheck;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.check.StackBudgetCheck;
+import io.github.cudastackbudget.core.device.DeviceOrigin;
+import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.device.DeviceResolver;
@@ -227,7 +230,7 @@ class JsonReportWriterTest {
         assertThat(Files.mismatch(one, two)).as("first differing byte").isEqualTo(-1L);
 
         ByteArrayOutputStream again = new ByteArrayOutputStream();
-        JsonReportWriter.write(second.result(), again);
+        JsonReportWriter.write(ReportModel.of(second.result()), again);
         assertThat(again.toByteArray()).isEqualTo(Files.readAllBytes(one));
         assertThat(first.result().index().recordCount()).isEqualTo(second.result().index().recordCount());
         assertThat(tmp.resolve("out1")).isDirectoryNotContaining("glob:**.tmp");
@@ -268,11 +271,11 @@ class JsonReportWriterTest {
             }
         };
         List<DeviceTarget> devices = new DeviceResolver(GpuCatalog.bundled()).resolve(List.of(), "h200-141gb");
-        CheckResult result = StackBudgetCheck.run(new StackBudgetCheck.Request(List.of(), List.of(libframes), "",
-                () -> engine, 1, devices, false, "configured", null, null, new Demangler(List.of(), Duration.ofSeconds(5))),
-                CheckListener.SILENT);
+        CheckResult result = StackBudgetCheck.run(new CheckRequest(List.of(), List.of(libframes), "", () -> engine, 1,
+                devices, DeviceOrigin.configured(), null, null, new Demangler(List.of(), Duration.ofSeconds(5)), null,
+                null, null), CheckListener.SILENT);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        JsonReportWriter.write(result, out);
+        JsonReportWriter.write(ReportModel.of(result), out);
         JsonNode root = JSON.readTree(out.toByteArray());
 
         List<JsonNode> kernels = list(root.get("kernels"));

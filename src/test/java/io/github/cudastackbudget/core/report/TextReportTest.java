@@ -7,7 +7,8 @@ import static io.github.cudastackbudget.core.report.RecordedChecks.SEND_RECV_DIS
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cudastackbudget.core.CheckOptions;
-import io.github.cudastackbudget.core.CheckResult;
+import io.github.cudastackbudget.core.check.CheckResult;
+import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
@@ -54,7 +55,7 @@ class TextReportTest {
 
     @Test
     void headerCounts() {
-        List<String> lines = TextReport.render(nccl, 25, false);
+        List<String> lines = TextReport.render(ReportModel.of(nccl), 25, false);
 
         assertThat(lines.get(0)).isEqualTo("CUDA kernel stack budget");
         assertThat(lines).contains(
@@ -68,7 +69,7 @@ class TextReportTest {
 
     @Test
     void deviceBlocks() {
-        List<String> lines = TextReport.render(nccl, 25, false);
+        List<String> lines = TextReport.render(ReportModel.of(nccl), 25, false);
 
         assertThat(lines).containsSubsequence(
                 "h200-141gb (compute capability 9.0, sm_90): FAIL",
@@ -82,12 +83,14 @@ class TextReportTest {
                 "  budget: 256.00 MiB (268,435,456 B) (199.8% used) EXCEEDED",
                 "l4 (compute capability 8.9, sm_89): PASS",
                 "  max resident threads: 89,088 = 58 SMs x 1536",
-                "  WARNING: sm_89 not embedded; using compatible arch sm_80.",
+                "  note: sm_89 not embedded; using compatible arch sm_80.",
                 "  worst-case reservation: 127.78 MiB (133,988,352 B) = 89,088 threads x 1,504 B",
                 "      largest stack frame 1,504 B in " + NCCL + " [sm_80]",
                 "      kernel: " + SEND_RECV_DISPLAY,
                 "      shared memory: 7,104 B static",
                 "  budget: 256.00 MiB (268,435,456 B) (49.9% used)");
+        assertThat(lines).as("the log's real warnings are not repeated as report lines")
+                .noneMatch(line -> line.strip().startsWith("WARNING"));
         assertThat(lines).noneMatch(line -> line.contains("kernels with a stack frame"))
                 .noneMatch(line -> line.contains("used by"));
     }
@@ -96,7 +99,7 @@ class TextReportTest {
     void verboseListsKernelsCappedByTopWithALineForTheRest() throws Exception {
         List<Long> frames = sm90Frames();
         int top = 3;
-        List<String> lines = TextReport.render(nccl, top, true);
+        List<String> lines = TextReport.render(ReportModel.of(nccl), top, true);
 
         int header = lines.indexOf("  kernels with a stack frame (" + frames.size() + "):");
         assertThat(header).as("h200 listing header in %s", lines).isPositive();
@@ -114,7 +117,7 @@ class TextReportTest {
     @Test
     void topZeroListsEverything() throws Exception {
         List<Long> frames = sm90Frames();
-        List<String> lines = TextReport.render(nccl, 0, true);
+        List<String> lines = TextReport.render(ReportModel.of(nccl), 0, true);
 
         int header = lines.indexOf("  kernels with a stack frame (" + frames.size() + "):");
         assertThat(header).isPositive();
@@ -129,7 +132,7 @@ class TextReportTest {
     void textReportFileIsTheFullVerboseReport() throws Exception {
         Path file = outputDirectory.resolve(CheckRunner.TEXT_REPORT);
 
-        assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).isEqualTo(TextReport.render(nccl, 0, true));
+        assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).isEqualTo(TextReport.render(ReportModel.of(nccl), 0, true));
     }
 
     @Test
@@ -137,7 +140,7 @@ class TextReportTest {
         // torchaudio's only frame (8 B) is in its sm_90 image; an L4 runs the sm_86 images
         CheckResult result = RecordedChecks.run(RecordedChecks.options(work, TORCHAUDIO, "l4", List.of(), null, ""))
                 .result();
-        List<String> lines = TextReport.render(result, 25, true);
+        List<String> lines = TextReport.render(ReportModel.of(result), 25, true);
 
         assertThat(lines).contains("  worst-case reservation: 0 B (no kernel has a stack frame; the driver's default"
                 + " 1024 B per thread = 87.00 MiB (91,226,112 B) is held anyway)",
@@ -175,10 +178,20 @@ class TextReportTest {
                 Duration.ofSeconds(60), 1, List.of(), "h200-141gb", false, null, null, work.resolve("out"), 1,
                 true, Map.of());
         CheckResult result = RecordedChecks.run(options).result();
-        List<String> lines = TextReport.render(result, 1, true);
+        List<String> lines = TextReport.render(ReportModel.of(result), 1, true);
 
         assertThat(lines).contains("  kernels with a stack frame (4):");
         String rest = lines.stream().filter(line -> line.contains("more kernels with STACK")).findFirst().orElseThrow();
         assertThat(rest).startsWith("    (3 more kernels with STACK ").contains("UNKNOWN").doesNotContain("64-0 B");
+    }
+
+    @Test
+    void summaryCutsLongKernelNamesSoItStaysOneScreenWide() {
+        String longName = "void at::native::unrolled_elementwise_kernel<" + "x".repeat(300) + ">";
+        String cut = TextReport.abbreviate(longName, TextReport.SUMMARY_NAME_WIDTH);
+        org.assertj.core.api.Assertions.assertThat(cut).hasSize(100).endsWith("...")
+                .startsWith("void at::native::unrolled_elementwise_kernel<");
+        org.assertj.core.api.Assertions.assertThat(TextReport.abbreviate("demo::stageTiles", 100))
+                .isEqualTo("demo::stageTiles");
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
+import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.device.GpuCatalog;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.engine.NativeEngine;

@@ -1,9 +1,13 @@
 package io.github.cudastackbudget.core.report.html;
 
+import io.github.cudastackbudget.core.budget.Reservation;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.KernelRow;
+import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
+import io.github.cudastackbudget.core.text.Option;
 import java.util.List;
 
 /** The sentences the page says about a device: its verdict, what if its worst frame shrank, its notes. HTML. */
@@ -42,8 +46,8 @@ final class DevicePhrases {
         boolean launched = device.launched() != null;
         KernelRow next = device.nextWorstKernel();
         KernelRow worst = launched ? device.launched().staticWorstKernel() : device.worstKernel();
-        long worstLimit = worst == null ? 0 : (worst.stack() + 15) / 16 * 16;
-        if (next != null && worst != null && worstLimit == (next.stack() + 15) / 16 * 16) {
+        if (next != null && worst != null
+                && Reservation.stackLimitFor(worst.stack()) == Reservation.stackLimitFor(next.stack())) {
             return (launched ? "Static bound: shrinking " + Html.kernelName(SvgBarChart.abbreviate(worst.displayName(),
                     90), worst.name()) + " alone" : "Shrinking it alone") + " would change nothing: "
                     + Html.kernelName(SvgBarChart.abbreviate(next.displayName(), 90), next.name())
@@ -72,17 +76,8 @@ final class DevicePhrases {
         return text.append('.').toString();
     }
 
-    static String violation(ViolationReport violation) {
-        String kernel = Html.kernelName(violation.displayName(), violation.kernel()) + " ["
-                + Html.escape(violation.arch())
-                + "] in <span class=\"lib\">" + Html.escape(violation.library()) + "</span>";
-        if (violation.reservation()) {
-            return Html.escape(violation.device()) + ": stack reservation " + Html.bytesExact(violation.actual())
-                    + " exceeds maxReservation " + Html.bytesExact(violation.limit()) + "; worst kernel " + kernel;
-        }
-        return Html.escape(violation.device()) + ": kernel " + kernel + " has a stack frame of "
-                + Figures.grouped(violation.actual()) + " B per thread, above maxStackPerThread "
-                + Figures.grouped(violation.limit()) + " B";
+    static String violation(ViolationReport violation, DeviceReport device, Frontend frontend) {
+        return Html.sentence(Phrases.violation(violation, device, Phrases.ViolationWording.PAGE, frontend));
     }
 
     static String badge(DeviceReport device) {
@@ -93,10 +88,10 @@ final class DevicePhrases {
         };
     }
 
-    static List<String> notes(DeviceReport device) {
+    static List<String> notes(DeviceReport device, Frontend frontend) {
         List<String> notes = new java.util.ArrayList<>();
         if (device.fellBack()) {
-            notes.add("no " + device.targetArch() + " SASS: runs " + device.chosenArch());
+            notes.add(Phrases.fallback(device));
         }
         if (!device.unknownStack().isEmpty()) {
             notes.add(Figures.grouped(device.unknownStack().size()) + " UNKNOWN stack");
@@ -111,7 +106,8 @@ final class DevicePhrases {
             notes.add(Figures.grouped(device.ambiguous().size()) + " ambiguous image");
         }
         if (device.violations().stream().anyMatch(v -> !v.reservation())) {
-            notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over maxStackPerThread");
+            notes.add(device.violations().stream().filter(v -> !v.reservation()).count() + " over "
+                    + frontend.name(Option.MAX_STACK_PER_THREAD));
         }
         return notes;
     }

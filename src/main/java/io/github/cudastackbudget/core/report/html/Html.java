@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.core.report.html;
 
 import io.github.cudastackbudget.core.report.model.Figures;
+import io.github.cudastackbudget.core.report.model.Sentence;
 
 /** Escaping and the few markup fragments the page repeats. */
 final class Html {
@@ -57,5 +58,19 @@ final class Html {
     /** A kernel's readable name, the mangled one on hover. */
     static String kernelName(String displayName, String mangled) {
         return "<span class=\"kname\" title=\"" + escape(mangled) + "\">" + escape(displayName) + "</span>";
+    }
+
+    /** A sentence of the shared wording: parts escaped, kernels and libraries marked up, sizes human and exact. */
+    static String sentence(Sentence sentence) {
+        StringBuilder html = new StringBuilder();
+        for (Sentence.Part part : sentence.parts()) {
+            html.append(switch (part.kind()) {
+                case TEXT, DEVICE -> escape(part.text());
+                case KERNEL -> kernelName(part.text(), part.detail());
+                case LIBRARY -> "<span class=\"lib\">" + escape(part.text()) + "</span>";
+                case BYTES -> bytesExact(part.bytes());
+            });
+        }
+        return html.toString();
     }
 }

@@ -5,9 +5,12 @@ import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.Tone;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
+import io.github.cudastackbudget.core.text.Frontend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,7 +37,7 @@ public final class HtmlReportWriter {
     public static final int DEFAULT_ROWS = 25;
 
     /** A device at or above this percentage of its budget is "near budget". */
-    public static final int NEAR_PERCENT = 80;
+    public static final int NEAR_PERCENT = Tone.NEAR_PERCENT;
 
     /** Entries of a JIT / cannot-run / unknown / ambiguous list written into the page; the JSON has all. */
     static final int NOTE_LIMIT = 200;
@@ -43,32 +46,53 @@ public final class HtmlReportWriter {
 
     private final ReportModel model;
     private final int rows;
+    private final Frontend frontend;
     private final StringBuilder out = new StringBuilder(1 << 16);
 
-    private HtmlReportWriter(ReportModel model, int top) {
+    private HtmlReportWriter(ReportModel model, int top, Frontend frontend) {
         this.model = model;
         this.rows = top <= 0 ? DEFAULT_ROWS : top;
+        this.frontend = frontend;
     }
 
     /** Writes the page into {@code directory} (created if needed) and returns the file. */
     public static Path write(ReportModel model, int top, Path directory) throws IOException {
+        return write(model, top, Frontend.PARAMETERS, directory);
+    }
+
+    /**
+     * Writes the page into {@code directory} (created if needed) and returns the file.
+     *
+     * @param frontend spells the options the page names
+     */
+    public static Path write(ReportModel model, int top, Frontend frontend, Path directory) throws IOException {
         Files.createDirectories(directory);
         Path file = directory.resolve(FILE_NAME);
         Path temporary = directory.resolve(FILE_NAME + ".tmp");
         try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-            render(model, top, writer);
+            render(model, top, frontend, writer);
         }
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
         return file;
     }
 
     /**
-     * Renders the page.
+     * Renders the page, naming the options as the parameter ids.
      *
      * @param top kernel rows shown at first in each table (the user can expand); 0 = {@value #DEFAULT_ROWS}
      */
     public static void render(ReportModel model, int top, Writer writer) throws IOException {
-        HtmlReportWriter page = new HtmlReportWriter(model, top);
+        render(model, top, Frontend.PARAMETERS, writer);
+    }
+
+    /**
+     * Renders the page.
+     *
+     * @param top      kernel rows shown at first in each table (the user can expand); 0 = {@value #DEFAULT_ROWS}
+     * @param frontend spells the options the page names
+     */
+    public static void render(ReportModel model, int top, Frontend frontend, Writer writer) throws IOException {
+        HtmlReportWriter page = new HtmlReportWriter(model, top, frontend);
         page.head();
         page.summary();
         page.deviceTable();
@@ -158,7 +182,7 @@ public final class HtmlReportWriter {
                 "<ul class=\"glance\">\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
-            String deviceTone = SvgBarChart.tone(device, NEAR_PERCENT);
+            String deviceTone = Tone.of(device).id();
             add("<li class=\"", deviceTone, "\"><div class=\"headline\"><a href=\"#device-", String.valueOf(i),
                     "\">", e(device.name()), "</a> <span class=\"badge ", deviceTone, "\">",
                     DevicePhrases.badge(device),
@@ -189,7 +213,8 @@ public final class HtmlReportWriter {
         if (!model.violations().isEmpty()) {
             add("<h3>Violations</h3>\n<ul class=\"violations\">\n");
             for (ViolationReport violation : model.violations()) {
-                add("<li>", DevicePhrases.violation(violation), "</li>\n");
+                add("<li>", DevicePhrases.violation(violation, model.device(violation.device()), frontend),
+                        "</li>\n");
             }
             add("</ul>\n");
         }
@@ -210,7 +235,7 @@ public final class HtmlReportWriter {
                 "<tbody>\n");
         for (int i = 0; i < model.devices().size(); i++) {
             DeviceReport device = model.devices().get(i);
-            String tone = SvgBarChart.tone(device, NEAR_PERCENT);
+            String tone = Tone.of(device).id();
             add("<tr class=\"", tone, "\"><td class=\"dname\"><a href=\"#device-", String.valueOf(i), "\">",
                     e(device.name()),
                     "</a><div class=\"sub\">CC ", e(device.computeCapability()), " \u00b7 ",
@@ -222,7 +247,7 @@ public final class HtmlReportWriter {
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"num\" data-sort=\"-1\">\u2013</td>",
                         "<td class=\"num\" data-sort=\"-1\">\u2013</td><td class=\"worst\">skipped: ",
                         e(device.skipReason()), "</td><td class=\"notes\">",
-                        e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
+                        e(String.join("; ", DevicePhrases.notes(device, frontend))), "</td></tr>\n");
                 continue;
             }
             Long headroom = device.headroomBytes();
@@ -244,7 +269,7 @@ public final class HtmlReportWriter {
             } else {
                 add("no stack frame");
             }
-            add("</td><td class=\"notes\">", e(String.join("; ", DevicePhrases.notes(device))), "</td></tr>\n");
+            add("</td><td class=\"notes\">", e(String.join("; ", DevicePhrases.notes(device, frontend))), "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");
     }
@@ -271,11 +296,11 @@ public final class HtmlReportWriter {
                 "at least ", String.valueOf(NEAR_PERCENT), "% of budget <span class=\"key fail\"></span>over budget ",
                 "<span class=\"key budget\"></span>budget <span class=\"key mem\"></span>share of device memory ",
                 "(thin bar, whole width = the device's memory)</p>\n<div class=\"scroll\">",
-                SvgBarChart.render(model.devices(), NEAR_PERCENT), "</div>\n</section>\n");
+                SvgBarChart.render(model.devices(), SvgBarChart.Style.PAGE), "</div>\n</section>\n");
     }
 
     private void device(int index, DeviceReport device) {
-        String tone = SvgBarChart.tone(device, NEAR_PERCENT);
+        String tone = Tone.of(device).id();
         add("<section class=\"device\" id=\"device-", String.valueOf(index), "\">\n<h2>", e(device.name()),
                 " <span class=\"badge ", tone, "\">", DevicePhrases.badge(device),
                 "</span></h2>\n<dl class=\"facts\">\n");
@@ -289,64 +314,82 @@ public final class HtmlReportWriter {
         if (device.skipped()) {
             fact("Skipped", e(device.skipReason()));
         } else {
-            KernelRow worst = device.worstKernel();
-            if (worst == null || worst.stack() == 0) {
-                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", device.launchedHeadline()
-                        ? "0 B: no launched kernel this device runs has a stack frame"
-                        : "0 B: no kernel this device runs has a stack frame");
-            } else {
-                long limit = device.stackLimitBytes();
-                fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", Html.bytesExact(device.reservationBytes()) + " = "
-                        + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
-                        + " B" + (limit != worst.stack() ? " (frame " + Figures.grouped(worst.stack())
-                                + " B rounded up to 16)" : ""));
-                fact("Over the default", Html.bytesExact(device.incrementBytes())
-                        + " more than the driver's default 1,024 B per thread holds");
-            }
-            if (device.launched() != null) {
-                for (String[] fact : LaunchedHtml.facts(device)) {
-                    fact(fact[0], fact[1]);
-                }
-            } else if (device.staticReservationBytes() != device.reservationBytes()) {
-                fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
-            }
-            fact("Budget", device.budgetBytes() == null ? "none (set maxReservation to gate this device)"
-                    : Html.bytesExact(device.budgetBytes()) + ": " + device.percentOfBudget() + " used, "
-                            + (device.headroomBytes() < 0 ? "<span class=\"over\">over by "
-                                    + Html.bytesExact(-device.headroomBytes()) + "</span>"
-                                    : Html.bytesExact(device.headroomBytes()) + " headroom"));
-            if (device.memoryBytes() != null) {
-                fact("Share of memory", device.percentOfMemory() + " of " + Html.bytes(device.memoryBytes()));
-            }
-            if (worst != null && worst.stack() > 0) {
-                fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
-                        Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
-                        + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
-                        + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
-                        + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
-                        + "</div>");
-            }
-            if (worst != null && worst.stack() > 0 || device.launched() != null
-                    && !DevicePhrases.whatIf(device).isEmpty()) {
-                fact("What if", DevicePhrases.whatIf(device));
-            }
-            fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
-                    ? " <span class=\"warn\">(no " + e(device.targetArch()) + " SASS embedded: a compatible older "
-                            + "image runs)</span>" : "") + "<div class=\"sub\">" + e(device.imageCounts().entrySet()
-                    .stream().map(entry -> entry.getKey() + ": " + Figures.grouped(entry.getValue()) + " functions")
-                    .collect(Collectors.joining(", "))) + "</div>");
-            if (device.worstLocalKernel() != null) {
-                KernelRow local = device.worstLocalKernel();
-                fact("Most spill", Figures.grouped(local.local()) + " B LOCAL per thread in "
-                        + Html.kernelName(SvgBarChart.abbreviate(local.displayName(), 90), local.name()) + " ("
-                        + e(local.library()) + ")");
-            }
+            figures(device);
         }
         add("</dl>\n");
+        lists(device);
+        if (!device.selectedKernels().isEmpty()) {
+            add(device.launched() == null ? "<h3>Kernels this device runs</h3>\n"
+                    : "<h3>Every kernel this device runs, launched or not (the static bound)</h3>\n");
+            KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
+                    "functions this device runs ("
+                    + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
+        }
+        add("</section>\n");
+    }
+
+    /** The facts of a checked device: its reservation, budget, worst kernel, what-if and images. */
+    private void figures(DeviceReport device) {
+        KernelRow worst = device.worstKernel();
+        if (worst == null || worst.stack() == 0) {
+            fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", device.launchedHeadline()
+                    ? "0 B: no launched kernel this device runs has a stack frame"
+                    : "0 B: no kernel this device runs has a stack frame");
+        } else {
+            long limit = device.stackLimitBytes();
+            fact(device.launchedHeadline() ? "Launched reservation" : "Reservation", Html.bytesExact(device.reservationBytes()) + " = "
+                    + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
+                    + " B" + (limit != worst.stack() ? " (frame " + Figures.grouped(worst.stack())
+                            + " B rounded up to 16)" : ""));
+            fact("Over the default", Html.bytesExact(device.incrementBytes())
+                    + " more than the driver's default 1,024 B per thread holds");
+        }
+        if (device.launched() != null) {
+            for (String[] fact : LaunchedHtml.facts(device)) {
+                fact(fact[0], fact[1]);
+            }
+        } else if (device.staticReservationBytes() != device.reservationBytes()) {
+            fact("Static worst case", Html.bytesExact(device.staticReservationBytes()));
+        }
+        fact("Budget", device.budgetBytes() == null ? "none (" + e(Phrases.noBudgetHint(frontend)) + ")"
+                : Html.bytesExact(device.budgetBytes()) + ": " + device.percentOfBudget() + " used, "
+                        + (device.headroomBytes() < 0 ? "<span class=\"over\">over by "
+                                + Html.bytesExact(-device.headroomBytes()) + "</span>"
+                                : Html.bytesExact(device.headroomBytes()) + " headroom"));
+        if (device.memoryBytes() != null) {
+            fact("Share of memory", device.percentOfMemory() + " of " + Html.bytes(device.memoryBytes()));
+        }
+        if (worst != null && worst.stack() > 0) {
+            fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
+                    Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
+                    + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
+                    + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
+                    + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
+                    + "</div>");
+        }
+        if (worst != null && worst.stack() > 0 || device.launched() != null
+                && !DevicePhrases.whatIf(device).isEmpty()) {
+            fact("What if", DevicePhrases.whatIf(device));
+        }
+        fact("Images run", "chosen arch " + e(device.chosenArch()) + (device.fellBack()
+                ? " <span class=\"warn\">(no " + e(device.targetArch()) + " SASS embedded: a compatible older "
+                        + "image runs)</span>" : "") + "<div class=\"sub\">" + e(device.imageCounts().entrySet()
+                .stream().map(entry -> entry.getKey() + ": " + Figures.grouped(entry.getValue()) + " functions")
+                .collect(Collectors.joining(", "))) + "</div>");
+        if (device.worstLocalKernel() != null) {
+            KernelRow local = device.worstLocalKernel();
+            fact("Most spill", Figures.grouped(local.local()) + " B LOCAL per thread in "
+                    + Html.kernelName(SvgBarChart.abbreviate(local.displayName(), 90), local.name()) + " ("
+                    + e(local.library()) + ")");
+        }
+    }
+
+    /** A device's exceeded frame limits and its lists: UNKNOWN frames, JIT, cannot run, ambiguous, launched kernels. */
+    private void lists(DeviceReport device) {
         List<ViolationReport> stackViolations = device.violations().stream().filter(v -> !v.reservation()).toList();
         if (!stackViolations.isEmpty()) {
             add("<ul class=\"violations\">\n");
-            stackViolations.forEach(v -> add("<li>", DevicePhrases.violation(v), "</li>\n"));
+            stackViolations.forEach(v -> add("<li>", DevicePhrases.violation(v, device, frontend), "</li>\n"));
             add("</ul>\n");
         }
         kernelNotes("Kernels with an UNKNOWN stack frame (recursion or indirect calls; not in the figure above)",
@@ -369,14 +412,6 @@ public final class HtmlReportWriter {
             kernelNotes("Launched functions that cannot run on this device (neither loadable SASS nor usable PTX)",
                     device.launched().cannotRun().stream().map(n -> note(n, "")).toList());
         }
-        if (!device.selectedKernels().isEmpty()) {
-            add(device.launched() == null ? "<h3>Kernels this device runs</h3>\n"
-                    : "<h3>Every kernel this device runs, launched or not (the static bound)</h3>\n");
-            KernelTableHtml.render(out, "d" + index, device.name(), device.selectedKernels(), rows,
-                    "functions this device runs ("
-                    + Figures.grouped(device.kernelsWithFrame().size()) + " with a stack frame)");
-        }
-        add("</section>\n");
     }
 
     private void fact(String term, String html) {

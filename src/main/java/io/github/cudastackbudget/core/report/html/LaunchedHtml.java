@@ -1,12 +1,13 @@
 package io.github.cudastackbudget.core.report.html;
 
+import io.github.cudastackbudget.core.budget.Reservation;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
-import io.github.cudastackbudget.core.report.model.UnmatchedLaunch;
+import io.github.cudastackbudget.core.report.model.LaunchEntry;
 import java.util.List;
 
 /**
@@ -74,7 +75,7 @@ final class LaunchedHtml {
         LaunchedDeviceReport launched = device.launched();
         if (launched.headline()) {
             KernelRow statically = launched.staticWorstKernel();
-            long limit = statically == null ? 0 : (statically.stack() + 15) / 16 * 16;
+            long limit = statically == null ? 0 : Reservation.stackLimitFor(statically.stack());
             return new String[][] {{"Static bound", Html.bytesExact(device.staticReservationBytes()) + " = "
                     + Figures.grouped(device.maxResidentThreads()) + " threads \u00d7 " + Figures.grouped(limit)
                     + " B: every kernel this device runs, launched or not (not judged)" + (statically == null
@@ -159,7 +160,7 @@ final class LaunchedHtml {
                     .append("<div class=\"scroll\"><table class=\"launched unmatched sortable\"><thead><tr>")
                     .append("<th>Kernel</th><th class=\"num\">Max dynamic shared</th><th>Launched under</th></tr>")
                     .append("</thead>\n<tbody>\n");
-            for (UnmatchedLaunch kernel : run.unmatchedKernels()) {
+            for (LaunchEntry kernel : run.unmatchedKernels()) {
                 out.append("<tr><td class=\"kname\">").append(Html.kernelName(SvgBarChart.abbreviate(
                         kernel.displayName(), NAME_WIDTH), kernel.name()))
                         .append("</td><td class=\"num\"").append(kernel.maxDynamicShared() == null

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.report.model;
 
+import io.github.cudastackbudget.core.budget.Reservation;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,8 @@ import java.util.TreeMap;
  * @param ambiguous                      functions with an undocumented choice between images
  * @param violations                     the budgets exceeded on this device
  * @param launched                       launched-mode figures when the check read a launch log, else null
+ * @param maxThreadsPerMultiProcessor    resident threads per SM when known, else null; schema 1 does not store it, so
+ *                                       a report read from JSON divides the threads by the SMs
  */
 public record DeviceReport(String name, String preset, String computeCapability, String targetArch,
         long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
@@ -46,7 +49,7 @@ public record DeviceReport(String name, String preset, String computeCapability,
         KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
         Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
         List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
-        List<ViolationReport> violations, LaunchedDeviceReport launched) {
+        List<ViolationReport> violations, LaunchedDeviceReport launched, Long maxThreadsPerMultiProcessor) {
 
     public DeviceReport {
         Objects.requireNonNull(name, "name");
@@ -61,7 +64,7 @@ public record DeviceReport(String name, String preset, String computeCapability,
         violations = List.copyOf(violations);
     }
 
-    /** A device of a report without a launch log. */
+    /** A device whose threads per SM are its threads divided by its SMs (when they divide). */
     public DeviceReport(String name, String preset, String computeCapability, String targetArch,
             long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
             String skipReason, String chosenArch, boolean fellBack, SortedMap<String, Integer> imageCounts,
@@ -69,12 +72,14 @@ public record DeviceReport(String name, String preset, String computeCapability,
             KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
             Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
             List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
-            List<ViolationReport> violations) {
+            List<ViolationReport> violations, LaunchedDeviceReport launched) {
         this(name, preset, computeCapability, targetArch, maxResidentThreads, multiProcessorCount, memoryBytes,
                 figuresSource, status, skipReason, chosenArch, fellBack, imageCounts, reservationBytes,
                 staticReservationBytes, incrementBytes, budgetBytes, worstKernel, worstLocalKernel, nextWorstKernel,
                 reservationIfWorstShrinksBytes, selectedKernels, unknownStack, jit, cannotRun, ambiguous, violations,
-                null);
+                launched, multiProcessorCount == null || multiProcessorCount == 0
+                        || maxResidentThreads % multiProcessorCount != 0 ? null
+                        : maxResidentThreads / multiProcessorCount);
     }
 
     /** True when the headline is the launched kernels' figure (launched mode with a complete log). */
@@ -101,9 +106,25 @@ public record DeviceReport(String name, String preset, String computeCapability,
         return memoryBytes == null ? null : Figures.percent(reservationBytes, memoryBytes);
     }
 
-    /** The per-thread stack limit the driver sets for the worst kernel (frame rounded up to 16), 0 without one. */
+    /** The per-thread stack limit the driver sets for the headline's worst kernel, 0 without one. */
     public long stackLimitBytes() {
-        return worstKernel == null ? 0 : (worstKernel.stack() + 15) / 16 * 16;
+        return worstKernel == null ? 0 : Reservation.stackLimitFor(worstKernel.stack());
+    }
+
+    /** The image with the largest known frame among every kernel the device runs (the static bound's worst). */
+    public KernelRow staticWorstKernel() {
+        return launched != null ? launched.staticWorstKernel() : worstKernel;
+    }
+
+    /** The static worst case's part above the driver's default per-thread limit. */
+    public long staticIncrementBytes() {
+        KernelRow worst = staticWorstKernel();
+        return Reservation.incrementFor(maxResidentThreads, worst == null ? 0 : worst.stack());
+    }
+
+    /** What the driver's default per-thread limit already holds on this device. */
+    public long defaultReservationBytes() {
+        return Reservation.bytesFor(maxResidentThreads, Reservation.DEFAULT_STACK_LIMIT);
     }
 
     /** What shrinking the worst kernel's frame to the next-worst would save on the static reservation, or null. */

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.report.model;
 
+import io.github.cudastackbudget.core.budget.Reservation;
 import java.util.List;
 
 /**
@@ -26,6 +27,6 @@ public record LaunchedDeviceReport(boolean headline, long reservationBytes, long
 
     /** The per-thread stack limit the driver sets for the launched worst kernel (frame rounded up to 16), 0 without. */
     public long stackLimitBytes() {
-        return worstKernel == null ? 0 : (worstKernel.stack() + 15) / 16 * 16;
+        return worstKernel == null ? 0 : Reservation.stackLimitFor(worstKernel.stack());
     }
 }

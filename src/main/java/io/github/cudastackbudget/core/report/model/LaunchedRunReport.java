@@ -20,11 +20,12 @@ import java.util.Objects;
  * @param foundThroughLibraryLog libraries outside the configured file sets that were scanned because the library
  *                           log names them
  * @param notOnThisMachine   library log entries that do not exist on the machine that ran the check
+ * @param matchedKernels     the launched kernels found in a scanned library, with the libraries they count in
  * @param unmatchedKernels   the launched kernels found in no scanned library
  */
 public record LaunchedRunReport(String log, String format, String status, boolean headline, String libraryLog,
         long kernels, long matched, long unmatched, long librariesLoaded, List<String> foundThroughLibraryLog,
-        List<String> notOnThisMachine, List<UnmatchedLaunch> unmatchedKernels) {
+        List<String> notOnThisMachine, List<MatchedLaunch> matchedKernels, List<LaunchEntry> unmatchedKernels) {
 
     public LaunchedRunReport {
         Objects.requireNonNull(log, "log");
@@ -32,6 +33,7 @@ public record LaunchedRunReport(String log, String format, String status, boolea
         status = status == null ? "" : status;
         foundThroughLibraryLog = List.copyOf(foundThroughLibraryLog);
         notOnThisMachine = List.copyOf(notOnThisMachine);
+        matchedKernels = List.copyOf(matchedKernels);
         unmatchedKernels = List.copyOf(unmatchedKernels);
     }
 }

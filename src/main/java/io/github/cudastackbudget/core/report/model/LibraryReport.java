@@ -15,12 +15,12 @@ import java.util.Objects;
  * @param maxStack    the largest known frame in any image (0 when none)
  * @param worstKernel the image with that frame, or null when no image has a frame
  * @param usedBy      what uses it ({@code groupId:artifactId:version}), empty when not attributed
- * @param foundThrough how it was found when not through the configured file sets ({@code libraryLog}: the launch's
- *                     library log named it), else null
+ * @param foundThroughLibraryLog true when the launch's library log named it and it lies outside the configured file
+ *                               sets
  */
 public record LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
         List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
-        String foundThrough) {
+        boolean foundThroughLibraryLog) {
 
     public LibraryReport {
         Objects.requireNonNull(path, "path");
@@ -33,11 +33,14 @@ public record LibraryReport(String path, String library, long kernels, long reco
     /** A library found through the configured file sets. */
     public LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
             List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy) {
-        this(path, library, kernels, records, sassArches, ptxArches, maxStack, worstKernel, usedBy, null);
+        this(path, library, kernels, records, sassArches, ptxArches, maxStack, worstKernel, usedBy, false);
     }
 
-    /** True when the launch's library log named it and it lies outside the configured file sets. */
-    public boolean foundThroughLibraryLog() {
-        return "libraryLog".equals(foundThrough);
+    /**
+     * The label of the file the library is part of: the label without its archive member ({@code libfoo.a} of
+     * {@code libfoo.a(member.o)}, {@code app.jar!/lib/libfoo.a} of {@code app.jar!/lib/libfoo.a(member.o)}).
+     */
+    public String fileLabel() {
+        return library.replaceFirst("\\([^()]*\\)$", "");
     }
 }

@@ -1,12 +1,14 @@
 package io.github.cudastackbudget.core.report.model;
 
+import io.github.cudastackbudget.core.budget.Violation;
 import java.util.Objects;
 
 /**
  * A budget exceeded on a device.
  *
  * @param device      the device's name
- * @param kind        {@code reservation} (maxReservation) or {@code stack} (maxStackPerThread)
+ * @param kind        the device's reservation against maxReservation, or one kernel's frame against
+ *                    maxStackPerThread
  * @param actual      the figure in bytes
  * @param limit       the limit in bytes
  * @param kernel      the kernel's mangled name
@@ -14,8 +16,8 @@ import java.util.Objects;
  * @param library     its library
  * @param arch        its image's arch
  */
-public record ViolationReport(String device, String kind, long actual, long limit, String kernel, String displayName,
-        String library, String arch) {
+public record ViolationReport(String device, Violation.Kind kind, long actual, long limit, String kernel,
+        String displayName, String library, String arch) {
 
     public ViolationReport {
         Objects.requireNonNull(device, "device");
@@ -25,6 +27,6 @@ public record ViolationReport(String device, String kind, long actual, long limi
 
     /** True for a maxReservation violation, false for a maxStackPerThread one. */
     public boolean reservation() {
-        return "reservation".equals(kind);
+        return kind == Violation.Kind.RESERVATION;
     }
 }

@@ -185,7 +185,7 @@ class HtmlReportWriterTest {
         DeviceReport device = new DeviceReport("gpu <b>\"1\"</b>", null, "9.0", "sm_90", 1024, null, null, "",
                 io.github.cudastackbudget.core.report.model.Verdict.PASS, null, "sm_90", false,
                 new java.util.TreeMap<>(java.util.Map.of("sm_90", 1)), 65536, 65536, 0, null, row, null, null, 0L,
-                List.of(row), List.of(), List.of(), List.of(), List.of(), List.of());
+                List.of(row), List.of(), List.of(), List.of(), List.of(), List.of(), null);
         ReportModel hostile = new ReportModel(1, "engine <x>", "configured", 1, List.of(), List.of(device),
                 List.of(row), List.of(), List.of("warning </li><script>"));
         String html = HtmlReportWriter.render(hostile, 25);

@@ -165,7 +165,7 @@ class LaunchedPageTest {
                                 d.staticReservationBytes(), d.incrementBytes(), d.budgetBytes(), d.worstKernel(),
                                 d.worstLocalKernel(), d.nextWorstKernel(), d.reservationIfWorstShrinksBytes(),
                                 d.selectedKernels(), d.unknownStack(), d.jit(), d.cannotRun(), d.ambiguous(),
-                                d.violations())).toList(), model.kernels(), model.violations(), model.warnings()), 25);
+                                d.violations(), null)).toList(), model.kernels(), model.violations(), model.warnings()), 25);
         assertThat(plain).doesNotContain(HtmlReportWriter.resource("launched.css"), "Launch log", "Launched kernels",
                 "Static bound", "launched mode");
     }

@@ -2,11 +2,13 @@ package io.github.cudastackbudget.core.report.html;
 
 import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
-import io.github.cudastackbudget.core.CheckResult;
+import io.github.cudastackbudget.core.check.CheckRequest;
+import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.CheckRunner;
-import io.github.cudastackbudget.core.StackBudgetCheck;
-import io.github.cudastackbudget.core.budget.DeviceTarget;
-import io.github.cudastackbudget.core.budget.SizeLimit;
+import io.github.cudastackbudget.core.check.StackBudgetCheck;
+import io.github.cudastackbudget.core.device.DeviceOrigin;
+import io.github.cudastackbudget.core.device.DeviceTarget;
+import io.github.cudastackbudget.core.device.SizeLimit;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.device.DeviceResolver;
@@ -124,10 +126,10 @@ public final class ReportSamples {
         };
         List<DeviceTarget> devices = new DeviceResolver(GpuCatalog.bundled()).resolve(List.of(), PRESETS);
         Map<String, String> environment = Map.of("PATH", System.getenv().getOrDefault("PATH", ""));
-        CheckResult result = StackBudgetCheck.run(new StackBudgetCheck.Request(List.of(), staged, "", () -> engine, 2,
-                devices, false, "configured", SizeLimit.parse("512 MiB", "maxReservation"), null,
-                Demangler.fromEnvironment(environment)), CheckListener.SILENT);
-        Path json = JsonReportWriter.write(result, work.resolve("out"));
+        CheckResult result = StackBudgetCheck.run(new CheckRequest(List.of(), staged, "", () -> engine, 2, devices,
+                DeviceOrigin.configured(), SizeLimit.parse("512 MiB", "maxReservation"), null,
+                Demangler.fromEnvironment(environment), null, null, null), CheckListener.SILENT);
+        Path json = JsonReportWriter.write(ReportModel.of(result), work.resolve("out"));
         return ReportModel.read(json);
     }
 

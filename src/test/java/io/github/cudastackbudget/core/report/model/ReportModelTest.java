@@ -4,7 +4,7 @@ import static io.github.cudastackbudget.core.engine.RecordedCuobjdump.NCCL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.cudastackbudget.core.CheckResult;
+import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.model.KernelRecord;
@@ -98,7 +98,7 @@ class ReportModelTest {
             assertThat(noteNames(device.ambiguous())).as(name).isEqualTo(names(expected.ambiguous()));
             assertThat(device.violations()).as(name).extracting(ViolationReport::kind, ViolationReport::actual,
                     ViolationReport::limit, ViolationReport::kernel).containsExactlyElementsOf(expected.violations()
-                    .stream().map(v -> org.assertj.core.groups.Tuple.tuple(v.kind().id(), v.actual(), v.limit(),
+                    .stream().map(v -> org.assertj.core.groups.Tuple.tuple(v.kind(), v.actual(), v.limit(),
                             v.kernel().name())).toList());
         }
         // the recordings are CUDA 12/13 builds: no sm_70 image, so the V100 is skipped with a reason

@@ -1,6 +1,5 @@
-package io.github.cudastackbudget.core.budget;
+package io.github.cudastackbudget.core.device;
 
-import io.github.cudastackbudget.core.device.DeviceSpec;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,7 @@
-package io.github.cudastackbudget.core.budget;
+package io.github.cudastackbudget.core.device;
 
 import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.arch.InvalidValueException;
-import io.github.cudastackbudget.core.device.DeviceSpec;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Objects;

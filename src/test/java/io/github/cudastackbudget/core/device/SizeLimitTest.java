@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.budget;
+package io.github.cudastackbudget.core.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

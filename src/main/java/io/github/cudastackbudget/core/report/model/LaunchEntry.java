@@ -4,16 +4,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A kernel the launch log names that no scanned library holds (its frame is not counted).
+ * A kernel as the launch log names it (merged over its lines).
  *
  * @param name             the mangled name
  * @param displayName      the readable name
  * @param attributions     the NVTX ranges or thread names it was launched under, sorted
  * @param maxDynamicShared the largest dynamic shared memory requested, or null when the log does not say
  */
-public record UnmatchedLaunch(String name, String displayName, List<String> attributions, Long maxDynamicShared) {
+public record LaunchEntry(String name, String displayName, List<String> attributions, Long maxDynamicShared) {
 
-    public UnmatchedLaunch {
+    public LaunchEntry {
         Objects.requireNonNull(name, "name");
         displayName = displayName == null ? name : displayName;
         attributions = List.copyOf(attributions);

@@ -1,0 +1,12 @@
+package io.github.cudastackbudget.core.check;
+
+/**
+ * Where the stages report progress and warnings as they go (the front ends' {@code CheckProgress} is one). Called from
+ * several threads.
+ */
+public interface CheckProgress {
+
+    void info(String line);
+
+    void warn(String line);
+}

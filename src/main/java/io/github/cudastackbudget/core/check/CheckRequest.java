@@ -1,0 +1,50 @@
+package io.github.cudastackbudget.core.check;
+
+import io.github.cudastackbudget.core.demangle.Demangler;
+import io.github.cudastackbudget.core.device.DeviceOrigin;
+import io.github.cudastackbudget.core.device.DeviceTarget;
+import io.github.cudastackbudget.core.device.SizeLimit;
+import io.github.cudastackbudget.core.scan.FileSetSpec;
+import io.github.cudastackbudget.core.scan.JarScanOptions;
+import io.github.cudastackbudget.core.text.Frontend;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to check, every value parsed and validated (the front ends' options become one of these once, in
+ * {@code CheckRunner}).
+ *
+ * @param fileSets              pattern-matched inputs
+ * @param explicitFiles         inputs named one by one
+ * @param usedBy                the owner of the inputs for the "used by" listing (a Maven artifact)
+ * @param engine                creates the engine
+ * @param parallelism           files read at once (at least 1)
+ * @param devices               the devices and their own budgets
+ * @param deviceOrigin          where the devices came from (configured, detected, the default set)
+ * @param defaultMaxReservation the budget of devices without their own, or null
+ * @param maxStackPerThread     the per-kernel frame limit in bytes, or null
+ * @param demangler             names kernels for people
+ * @param jarScan               JAR files whose native-library entries are read in place (native engine)
+ * @param launch                the logs of a recorded run (launched mode), or null for the static check
+ * @param frontend              how the messages spell the options
+ */
+public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+        int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+        Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend) {
+
+    public CheckRequest {
+        fileSets = List.copyOf(fileSets);
+        explicitFiles = List.copyOf(explicitFiles);
+        usedBy = usedBy == null ? "" : usedBy;
+        devices = List.copyOf(devices);
+        jarScan = jarScan == null ? JarScanOptions.NONE : jarScan;
+        deviceOrigin = deviceOrigin == null ? DeviceOrigin.configured() : deviceOrigin;
+        frontend = frontend == null ? Frontend.PARAMETERS : frontend;
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(demangler, "demangler");
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism " + parallelism + " must be at least 1");
+        }
+    }
+}

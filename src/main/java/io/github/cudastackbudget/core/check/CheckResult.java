@@ -1,0 +1,86 @@
+package io.github.cudastackbudget.core.check;
+
+import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.Violation;
+import io.github.cudastackbudget.core.device.DeviceOrigin;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.model.KernelRecord;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.selection.KernelIndex;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything one check found; the report model ({@code core.report.model}) is built from it once.
+ *
+ * @param filesProbed  candidate files looked at
+ * @param scans        files with device code and what was read from them, in discovery order
+ * @param index        every function with its images
+ * @param displayNames mangled name -> readable name
+ * @param devices      per-device verdicts, in configuration order
+ * @param deviceOrigin where the devices came from (configured, detected, the default set) and how reports say it
+ * @param warnings     one line each, in the order found
+ * @param engine       the engine's description
+ * @param scanMillis   wall time of reading the libraries
+ * @param launched     what a recorded run launched (launched mode), or null without a launch log
+ */
+public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+        List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
+        LaunchedRun launched) {
+
+    /** The engine description of a check that found no device code. */
+    public static final String NO_ENGINE = "none (no device code)";
+
+    public CheckResult {
+        scans = List.copyOf(scans);
+        displayNames = Map.copyOf(displayNames);
+        devices = List.copyOf(devices);
+        warnings = List.copyOf(warnings);
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(deviceOrigin, "deviceOrigin");
+    }
+
+    /** The result when no scanned input holds device code. */
+    public static CheckResult noDeviceCode(int filesProbed, DeviceOrigin origin, List<String> warnings) {
+        return new CheckResult(filesProbed, List.of(), KernelIndex.of(List.of()), Map.of(), List.of(), origin, warnings,
+                NO_ENGINE, 0, null);
+    }
+
+    /** The same result with {@code earlier} warnings (found before the scan) listed first. */
+    public CheckResult withLeadingWarnings(List<String> earlier) {
+        if (earlier.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(earlier);
+        all.addAll(warnings);
+        return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, all, engine, scanMillis,
+                launched);
+    }
+
+    /** True when the devices were not configured (detected GPUs or the default set). */
+    public boolean defaultDevices() {
+        return deviceOrigin.isDefault();
+    }
+
+    /** All violations, device by device. */
+    public List<Violation> violations() {
+        return devices.stream().flatMap(device -> device.violations().stream()).toList();
+    }
+
+    /** True when no file held device code (no SASS record and no PTX kernel). */
+    public boolean noKernels() {
+        return index.recordCount() == 0 && index.functionCount() == 0;
+    }
+
+    /** The readable name of a kernel. */
+    public String displayName(KernelRecord record) {
+        return displayNames.getOrDefault(record.name(), record.name());
+    }
+
+    /** The readable name of a mangled name. */
+    public String displayName(String mangled) {
+        return displayNames.getOrDefault(mangled, mangled);
+    }
+}

@@ -1,0 +1,55 @@
+package io.github.cudastackbudget.core.check;
+
+import io.github.cudastackbudget.core.engine.EngineException;
+import io.github.cudastackbudget.core.engine.KernelEngine;
+import io.github.cudastackbudget.core.engine.NativeEngine;
+import io.github.cudastackbudget.core.text.Frontend;
+import java.util.List;
+
+/**
+ * The engines of one check: the configured engine for files, created on first use (a project without CUDA needs no
+ * toolkit), and the native reader for JAR entries (cuobjdump needs a file on disk; entries are read in place).
+ */
+final class Engines {
+
+    private final EngineProvider provider;
+    private final int parallelism;
+    private final Frontend frontend;
+    private KernelEngine files;
+    private NativeEngine jarEntries;
+
+    Engines(EngineProvider provider, int parallelism, Frontend frontend) {
+        this.provider = provider;
+        this.parallelism = parallelism;
+        this.frontend = frontend;
+    }
+
+    /** The engine for files, created now if needed. */
+    KernelEngine files() throws EngineException {
+        if (files == null) {
+            files = provider.get();
+        }
+        return files;
+    }
+
+    /** The native reader for JAR entries, created now if needed. */
+    NativeEngine jarEntries() {
+        if (jarEntries == null) {
+            jarEntries = new NativeEngine(parallelism, frontend);
+        }
+        return jarEntries;
+    }
+
+    /** What the file engine reported along the way (e.g. a fallback); empty when it was never created. */
+    List<String> warnings() {
+        return files == null ? List.of() : files.warnings();
+    }
+
+    /** The engines that read something, as the reports name them. */
+    String description() {
+        if (files != null) {
+            return files.description() + (jarEntries != null ? "; JAR entries: " + jarEntries.description() : "");
+        }
+        return jarEntries != null ? jarEntries.description() : CheckResult.NO_ENGINE;
+    }
+}

@@ -1,0 +1,83 @@
+package io.github.cudastackbudget.core.check;
+
+import io.github.cudastackbudget.core.engine.EngineException;
+import io.github.cudastackbudget.core.engine.JarEntryReads;
+import io.github.cudastackbudget.core.engine.KernelEngine;
+import io.github.cudastackbudget.core.engine.LibraryScanner;
+import io.github.cudastackbudget.core.engine.NativeEngine;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.scan.JarEntryLibrary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Stage 2: reads the kernels of the inputs, files with the configured engine and JAR entries in place with the native
+ * reader, and attributes the files to the project (JAR entries already carry their JAR's owner).
+ */
+final class KernelReads {
+
+    private KernelReads() {
+    }
+
+    /** The scans of every input that holds device code, files first, in input order. */
+    static List<LibraryScan> read(CheckRequest request, Inputs inputs, Engines engines, CheckProgress listener)
+            throws CheckProblem {
+        try {
+            KernelEngine fileEngine = null;
+            if (!inputs.files().isEmpty()) {
+                fileEngine = engines.files();
+                listener.info("Reading " + inputs.files().size() + " file(s) with device code using "
+                        + fileEngine.description());
+            }
+            NativeEngine jarEngine = null;
+            if (!inputs.jarEntries().isEmpty()) {
+                jarEngine = engines.jarEntries();
+                listener.info("Reading " + inputs.jarEntries().size() + " library entr"
+                        + (inputs.jarEntries().size() == 1 ? "y" : "ies") + " of " + inputs.jars() + " JAR(s) in place "
+                        + "using " + jarEngine.description());
+            }
+            if (fileEngine == null && jarEngine == null) {
+                return List.of();
+            }
+            List<LibraryScanner.ReadTask> tasks = new ArrayList<>();
+            KernelEngine readFiles = fileEngine;
+            inputs.files().forEach(file -> tasks.add(() -> Optional.of(readFiles.read(file))));
+            NativeEngine readEntries = jarEngine;
+            inputs.jarEntries().forEach(entry -> tasks.add(() -> JarEntryReads.read(entry, readEntries)
+                    .map(scan -> scan.fromJarEntry(jarEntry(entry)))));
+            List<LibraryScan> scans = new LibraryScanner(fileEngine != null ? fileEngine : jarEngine,
+                    request.parallelism()).run(tasks, (scan, done, total) -> progress(listener, scan, done, total));
+            // files belong to the project; JAR entries already carry their JAR's owner
+            return scans.stream().map(scan -> scan.jarEntry() == null ? scan.withUsedBy(request.usedBy()) : scan)
+                    .toList();
+        } catch (EngineException e) {
+            throw new CheckProblem(e.getMessage(), e);
+        }
+    }
+
+    /** Reads one more file (found through the library log) with the file engine. */
+    static List<LibraryScan> readFile(Engines engines, DeviceCodeProbe file, CheckProgress listener)
+            throws CheckProblem {
+        try {
+            KernelEngine engine = engines.files();
+            listener.info("Reading 1 file(s) with device code using " + engine.description());
+            return new LibraryScanner(engine, 1).scan(List.of(file),
+                    (scan, done, total) -> progress(listener, scan, done, total));
+        } catch (EngineException e) {
+            throw new CheckProblem(e.getMessage(), e);
+        }
+    }
+
+    private static LibraryScan.JarEntry jarEntry(JarEntryLibrary entry) {
+        String name = entry.entryName();
+        return new LibraryScan.JarEntry(entry.label(), name.substring(name.lastIndexOf('/') + 1));
+    }
+
+    private static void progress(CheckProgress listener, LibraryScan scan, int done, int total) {
+        listener.info("  [" + done + "/" + total + "] " + scan.displayName() + ": " + scan.records().size()
+                + " kernel records, " + scan.libraries().size() + " librar" + (scan.libraries().size() == 1 ? "y" : "ies")
+                + ", " + scan.elapsedMillis() + " ms");
+    }
+}

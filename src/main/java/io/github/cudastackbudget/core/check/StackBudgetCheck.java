@@ -1,0 +1,66 @@
+package io.github.cudastackbudget.core.check;
+
+import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.selection.KernelIndex;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Maven-free pipeline, stage by stage: {@link Inputs} (which files and JAR entries hold device code),
+ * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link Verdicts} (each
+ * device against its budgets), with {@link CheckWarnings} collecting what the user should know. Writing reports and
+ * deciding whether to fail is the caller's.
+ */
+public final class StackBudgetCheck {
+
+    private StackBudgetCheck() {
+    }
+
+    /**
+     * Runs the check.
+     *
+     * @throws CheckProblem for misuse or broken inputs, with one line that names the file, value or tool
+     */
+    public static CheckResult run(CheckRequest request, CheckProgress listener) throws CheckProblem {
+        CheckWarnings warnings = new CheckWarnings(listener);
+        Inputs inputs = Inputs.find(request, warnings, listener);
+        if (inputs.isEmpty() && request.launch() == null) {
+            return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
+        }
+        Engines engines = new Engines(request.engine(), request.parallelism(), request.frontend());
+        long start = System.nanoTime();
+        List<LibraryScan> read = KernelReads.read(request, inputs, engines, listener);
+        LaunchedKernels launched = LaunchedKernels.match(request.launch(), inputs, read, engines, listener, warnings);
+        long scanMillis = (System.nanoTime() - start) / 1_000_000;
+        engines.warnings().forEach(warnings::warn);
+        List<LibraryScan> scans = launched.scans();
+        LaunchedRun run = launched.run();
+        if (scans.isEmpty() && run == null) {
+            return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
+        }
+        inputs.relocatable().forEach(warnings::relocatable);
+        KernelIndex index = KernelIndex.of(scans);
+        Map<String, String> displayNames = displayNames(request, index, run);
+        if (run != null) {
+            warnings.launched(run, displayNames);
+        }
+        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, index, run);
+        warnings.devices(devices, index, displayNames, request.deviceOrigin());
+        return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
+                warnings.lines(), engines.description(), scanMillis, run);
+    }
+
+    /** Readable names of every function and of every launched kernel no library holds. */
+    private static Map<String, String> displayNames(CheckRequest request, KernelIndex index, LaunchedRun run) {
+        Set<String> names = new HashSet<>();
+        index.imagesByFunction().keySet().forEach(key -> names.add(key.name()));
+        if (run != null) {
+            run.match().unmatched().forEach(kernel -> names.add(kernel.name()));
+        }
+        return request.demangler().displayNames(names);
+    }
+}
