@@ -47,19 +47,9 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
     static CheckSetup of(CheckOptions options, CheckListener listener) throws CheckException {
         Frontend frontend = options.frontend();
         List<String> warnings = new ArrayList<>();
-        SizeLimit defaultBudget;
-        Long maxStack;
-        List<DeviceTarget> devices;
         GpuCatalog catalog = GpuCatalog.bundled();
-        try {
-            defaultBudget = blank(options.maxReservation()) ? null
-                    : SizeLimit.parse(options.maxReservation(), frontend.name(Option.MAX_RESERVATION));
-            maxStack = blank(options.maxStackPerThread()) ? null
-                    : ByteSize.parse(options.maxStackPerThread(), frontend.name(Option.MAX_STACK_PER_THREAD));
-            devices = new DeviceResolver(catalog).resolve(options.devices(), options.devicePresets());
-        } catch (InvalidValueException e) {
-            throw new CheckException(e.getMessage(), e);
-        }
+        Limits limits = limits(options, catalog);
+        List<DeviceTarget> devices = limits.devices();
         DeviceOrigin origin = DeviceOrigin.configured();
         if (devices.isEmpty()) {
             List<LocalGpuDetector.LocalGpu> local = options.detectLocalDevices()
@@ -70,15 +60,51 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
             origin = choice.origin();
             warn(listener, warnings, found);
         }
+        EngineProvider engine = engineProvider(options);
+        LaunchLogs launch = launchLogs(options, listener, warnings);
+        return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
+                options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
+                Demangler.fromEnvironment(options.environment()), options.jarScan(), launch, frontend), warnings);
+    }
+
+    /**
+     * Checks the options as {@link #of} does (sizes, devices and presets, parallelism, engine) without detecting GPUs,
+     * reading logs or scanning.
+     *
+     * @throws CheckException the first invalid option, one line
+     */
+    static void validate(CheckOptions options) throws CheckException {
+        limits(options, GpuCatalog.bundled());
+        engineProvider(options);
+    }
+
+    /**
+     * The budgets and the configured devices (empty: none configured).
+     *
+     * @param defaultBudget the budget of devices without their own, or null
+     * @param maxStack      the per-kernel frame limit, or null
+     * @param devices       the configured devices
+     */
+    private record Limits(SizeLimit defaultBudget, Long maxStack, List<DeviceTarget> devices) {
+    }
+
+    private static Limits limits(CheckOptions options, GpuCatalog catalog) throws CheckException {
+        Frontend frontend = options.frontend();
+        Limits limits;
+        try {
+            limits = new Limits(blank(options.maxReservation()) ? null
+                    : SizeLimit.parse(options.maxReservation(), frontend.name(Option.MAX_RESERVATION)),
+                    blank(options.maxStackPerThread()) ? null
+                            : ByteSize.parse(options.maxStackPerThread(), frontend.name(Option.MAX_STACK_PER_THREAD)),
+                    new DeviceResolver(catalog).resolve(options.devices(), options.devicePresets()));
+        } catch (InvalidValueException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
         if (options.parallelism() < 1) {
             throw new CheckException(frontend.name(Option.PARALLELISM) + " " + options.parallelism()
                     + " must be at least 1");
         }
-        EngineProvider engine = engineProvider(options);
-        LaunchLogs launch = launchLogs(options, listener, warnings);
-        return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
-                options.parallelism(), devices, origin, defaultBudget, maxStack,
-                Demangler.fromEnvironment(options.environment()), options.jarScan(), launch, frontend), warnings);
+        return limits;
     }
 
     /**
