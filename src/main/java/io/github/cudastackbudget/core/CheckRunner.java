@@ -47,6 +47,16 @@ public final class CheckRunner {
     }
 
     /**
+     * Checks the options as {@link #run} does (sizes, devices and presets, parallelism, engine) without scanning: for a
+     * front end that may show an earlier result instead of running the check.
+     *
+     * @throws CheckException the first invalid option, one line
+     */
+    public static void validate(CheckOptions options) throws CheckException {
+        CheckSetup.validate(options);
+    }
+
+    /**
      * @throws CheckException misuse or broken input, one line
      */
     public static Outcome run(CheckOptions options, CheckListener listener) throws CheckException {
@@ -67,15 +77,5 @@ public final class CheckRunner {
         }
         return new Outcome(result, TextReport.render(model, options.top(), options.verbose(), options.frontend()),
                 TextReport.violations(model, options.frontend()), TextReport.summary(model, reports), reports);
-    }
-
-    /**
-     * Checks the options as {@link #run} does (sizes, devices and presets, parallelism, engine) without scanning or
-     * looking for local GPUs: for a front end that may show an earlier result instead of running the check.
-     *
-     * @throws CheckException the first invalid option, one line
-     */
-    public static void validate(CheckOptions options) throws CheckException {
-        CheckSetup.validate(options);
     }
 }

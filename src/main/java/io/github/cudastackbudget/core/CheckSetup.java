@@ -67,13 +67,24 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
                 Demangler.fromEnvironment(options.environment()), options.jarScan(), launch, frontend), warnings);
     }
 
-    /** Validates what {@link #of} validates, without looking for local GPUs or reading the launch logs. */
+    /**
+     * Checks the options as {@link #of} does (sizes, devices and presets, parallelism, engine) without detecting GPUs,
+     * reading logs or scanning.
+     *
+     * @throws CheckException the first invalid option, one line
+     */
     static void validate(CheckOptions options) throws CheckException {
         limits(options, GpuCatalog.bundled());
         engineProvider(options);
     }
 
-    /** The budgets and the configured devices (empty: none configured). */
+    /**
+     * The budgets and the configured devices (empty: none configured).
+     *
+     * @param defaultBudget the budget of devices without their own, or null
+     * @param maxStack      the per-kernel frame limit, or null
+     * @param devices       the configured devices
+     */
     private record Limits(SizeLimit defaultBudget, Long maxStack, List<DeviceTarget> devices) {
     }
 

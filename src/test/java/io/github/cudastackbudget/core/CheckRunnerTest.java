@@ -466,4 +466,18 @@ class CheckRunnerTest {
         assertThat(outcome.result().devices().get(1).skipReason()).endsWith("embedded: no SASS; PTX compute_90; no "
                 + "usable PTX either, so its kernels cannot launch there");
     }
+
+    @Test
+    void validateChecksTheOptionsAsRunDoesWithoutScanning() throws Exception {
+        CheckOptions options = nccl().options().toBuilder().outputDirectory(tmp.resolve("never-written")).build();
+
+        CheckRunner.validate(options);
+        assertThat(tmp.resolve("never-written")).doesNotExist();
+        assertThatThrownBy(() -> CheckRunner.validate(options.toBuilder().maxReservation("lots").build()))
+                .isInstanceOf(CheckException.class).hasMessageStartingWith("maxReservation 'lots' is not a size");
+        assertThatThrownBy(() -> CheckRunner.validate(options.toBuilder().devicePresets("h999").build()))
+                .hasMessageStartingWith("unknown device preset 'h999'");
+        assertThatThrownBy(() -> CheckRunner.validate(options.toBuilder().engine("bogus").frontend(
+                DashedFrontend.INSTANCE).build())).hasMessage("--engine 'bogus' is unknown: use auto, cuobjdump or native");
+    }
 }
