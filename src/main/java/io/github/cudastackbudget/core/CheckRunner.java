@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core;
 import io.github.cudastackbudget.core.check.CheckProblem;
 import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.check.StackBudgetCheck;
+import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.ReportFiles;
 import io.github.cudastackbudget.core.report.TextReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
@@ -19,6 +20,9 @@ public final class CheckRunner {
 
     /** The text report's file name. */
     public static final String TEXT_REPORT = ReportFiles.TEXT_FILE_NAME;
+
+    /** The JSON report's file name. */
+    public static final String JSON_REPORT = JsonReportWriter.FILE_NAME;
 
     private CheckRunner() {
     }

@@ -1,6 +1,6 @@
 package io.github.cudastackbudget.core;
 
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.check.CheckRequest;
 import io.github.cudastackbudget.core.check.EngineProvider;
 import io.github.cudastackbudget.core.check.LaunchLogs;

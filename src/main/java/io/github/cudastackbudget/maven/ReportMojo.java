@@ -3,7 +3,6 @@ package io.github.cudastackbudget.maven;
 import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
-import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import java.io.File;
@@ -294,8 +293,8 @@ public class ReportMojo extends AbstractMavenReport {
         }
         outcome.violations().forEach(getLog()::warn);
         Path written = outcome.reports().stream()
-                .filter(path -> path.getFileName().toString().equals(JsonReportWriter.FILE_NAME)).findFirst()
-                .orElseThrow(() -> new MavenReportException("the scan wrote no " + JsonReportWriter.FILE_NAME));
+                .filter(path -> path.getFileName().toString().equals(CheckRunner.JSON_REPORT)).findFirst()
+                .orElseThrow(() -> new MavenReportException("the scan wrote no " + CheckRunner.JSON_REPORT));
         try {
             return new ReportData(ReportModel.read(written),
                     "Figures from the report goal's own scan (" + reason + ").");

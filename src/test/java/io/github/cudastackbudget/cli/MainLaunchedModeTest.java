@@ -74,7 +74,7 @@ class MainLaunchedModeTest {
     void missingLaunchLogAndLibraryLogWithoutLaunchLogAreMisuse() {
         assertThat(run("--launch-log", tmp.resolve("none.log").toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("cuda-stack-budget: the launch log "
-                + tmp.resolve("none.log") + " (launchLog) does not exist");
+                + tmp.resolve("none.log") + " (--launch-log) does not exist").doesNotContain("cudaStackBudget.");
         assertThat(run("--library-log", tmp.resolve("x").toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--library-log needs --launch-log");
     }

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.arch;
 
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

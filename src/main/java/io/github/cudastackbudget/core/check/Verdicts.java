@@ -1,6 +1,6 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.device.DeviceTarget;

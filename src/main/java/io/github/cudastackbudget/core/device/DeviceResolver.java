@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core.device;
 
 import io.github.cudastackbudget.core.arch.ComputeCapability;
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.text.ByteSize;
 import java.util.ArrayList;
 import java.util.HashSet;

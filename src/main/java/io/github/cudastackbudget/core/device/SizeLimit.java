@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core.device;
 
 import io.github.cudastackbudget.core.text.ByteSize;
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Objects;

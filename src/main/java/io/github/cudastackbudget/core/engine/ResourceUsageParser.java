@@ -2,7 +2,7 @@ package io.github.cudastackbudget.core.engine;
 
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;

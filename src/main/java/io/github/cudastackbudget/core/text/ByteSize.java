@@ -1,6 +1,5 @@
 package io.github.cudastackbudget.core.text;
 
-import io.github.cudastackbudget.core.arch.InvalidValueException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.text.DecimalFormat;

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.arch;
 
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cudastackbudget.core.arch.ComputeCapability;
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;

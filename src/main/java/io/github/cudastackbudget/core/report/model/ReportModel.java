@@ -1,7 +1,7 @@
 package io.github.cudastackbudget.core.report.model;
 
 import io.github.cudastackbudget.core.arch.GpuArch;
-import io.github.cudastackbudget.core.arch.InvalidValueException;
+import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.check.CheckResult;
 import java.io.IOException;
 import java.io.InputStream;

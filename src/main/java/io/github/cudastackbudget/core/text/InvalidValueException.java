@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.arch;
+package io.github.cudastackbudget.core.text;
 
 /**
  * A user-supplied value (compute capability, size, device figure, preset id) that cannot be used. The message is one
