@@ -91,7 +91,7 @@ public class PrepareAgentMojo extends AbstractStackBudgetMojo {
         Path library = directory.resolve(AgentLibrary.FILE_NAME);
         AgentLibrary.Extraction extraction;
         try {
-            extraction = AgentLibrary.extract(source, directory, osName, osArch);
+            extraction = AgentLibrary.extract(source, directory, osName, osArch, MavenFrontend.INSTANCE);
         } catch (AgentException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         }

@@ -68,28 +68,6 @@ public final class AgentLibrary {
     /**
      * Copies the packaged library to {@code directory/libcuda-stack-budget-cupti.so}, only when the file there differs.
      *
-     * @deprecated the message names the skip option in the Maven goal's words; pass the front end instead
-     */
-    @Deprecated
-    public static Extraction extract(Source source, Path directory, String osName, String osArch)
-            throws AgentException {
-        // the Maven goal's words until it passes its front end (the overload below): then this method goes
-        return extract(source, directory, osName, osArch, new Frontend() {
-            @Override
-            public String name(Option option) {
-                return option.parameter();
-            }
-
-            @Override
-            public String howToSet(Option option, String example) {
-                return "<skip>true</skip> or -DcudaStackBudget.skip";
-            }
-        });
-    }
-
-    /**
-     * Copies the packaged library to {@code directory/libcuda-stack-budget-cupti.so}, only when the file there differs.
-     *
      * @param frontend spells the option that skips the goal, in the message for another platform
      * @return whether the file was written or already up to date
      * @throws AgentException on another platform, when the plugin jar carries no library, or on an I/O error; the
