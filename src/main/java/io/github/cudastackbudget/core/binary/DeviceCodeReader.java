@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  *       entries are in memory at once, each at most {@code maxEntryBytes}; results keep file order.</li>
  * </ol>
  *
- * <p>Files are memory-mapped. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
+ * <p>Files are memory-mapped for the walk; every payload is copied to the heap before it is decoded, and a fault of
+ * the mapping (the file changed or shrank while it was read) is a {@link BinaryFormatException}, never an
+ * {@link InternalError}. A failed read returns only after every decode task it started has ended. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
  * file, the offset and what was unexpected: no entry is ever skipped and no figure silently becomes 0.
  */
 public final class DeviceCodeReader {
@@ -180,6 +182,13 @@ public final class DeviceCodeReader {
             return tasks;
         }
         List<ElfFile.Section> fatbins = DeviceCodeSections.of(elf).toRead();
+        if (fatbins.isEmpty() && elf.sections().isEmpty()) {
+            long magic = DeviceCodeDetector.fatbinMagicOffset(region);
+            if (magic >= 0) {
+                throw new BinaryFormatException(source, region.fileOffset(magic), "fatbin magic 0xBA55ED50 in an ELF "
+                        + "file without a section header table (e_shoff 0): its device code cannot be found");
+            }
+        }
         if (fatbins.isEmpty() && !lenient) {
             throw new BinaryFormatException(source, -1, "no .nv_fatbin or __nv_relfatbin section: the file holds "
                     + "no CUDA device code");
@@ -300,6 +309,11 @@ public final class DeviceCodeReader {
         FatbinEntry header = task.entry.header();
         GpuArch arch = entryArch(header, task.source);
         ByteBuffer payload = decompressor.payload(task.entry, task.source, budget);
+        if (header.compression() == FatbinEntry.Compression.NONE) {
+            // a heap copy: nothing below reads the mapped file, which may change while it is read
+            payload = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip()
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        }
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
         }
