@@ -27,6 +27,7 @@ public final class CliFrontend implements Frontend {
     static final String LAUNCH_LOG = "--launch-log";
     static final String LIBRARY_LOG = "--library-log";
     static final String VERBOSE = "--verbose";
+    static final String NO_FAIL_ON_UNREADABLE = "--no-fail-on-unreadable";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -52,6 +53,7 @@ public final class CliFrontend implements Frontend {
             case LAUNCH_LOG -> LAUNCH_LOG;
             case LIBRARY_LOG -> LIBRARY_LOG;
             case VERBOSE -> VERBOSE;
+            case FAIL_ON_UNREADABLE -> NO_FAIL_ON_UNREADABLE;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };
@@ -78,7 +80,8 @@ public final class CliFrontend implements Frontend {
     /**
      * The flag and its value ({@code --cuobjdump /path/to/cuobjdump}, quoted for the shell where needed); a blank
      * {@code example} says to leave the flag out. The flags without a value follow {@code example} ({@code true} or
-     * {@code false}): {@code --verbose}, {@code --no-detect} (for {@code detectLocalDevices=false}).
+     * {@code false}): {@code --verbose}, {@code --no-detect} (for {@code detectLocalDevices=false}),
+     * {@code --no-fail-on-unreadable} (for {@code failOnUnreadable=false}).
      */
     @Override
     public String howToSet(Option option, String example) {
@@ -88,6 +91,8 @@ public final class CliFrontend implements Frontend {
                 return "false".equalsIgnoreCase(value) ? "leave out " + VERBOSE : VERBOSE;
             case DETECT_LOCAL_DEVICES:
                 return "false".equalsIgnoreCase(value) ? NO_DETECT : "leave out " + NO_DETECT;
+            case FAIL_ON_UNREADABLE:
+                return "false".equalsIgnoreCase(value) ? NO_FAIL_ON_UNREADABLE : "leave out " + NO_FAIL_ON_UNREADABLE;
             case LIBRARIES:
             case LIBRARY_FILES:
             case SCAN_PROJECT_JAR:

@@ -37,6 +37,7 @@ public final class Main {
             "  --no-detect              do not look for local GPUs when no device is given",
             "  --launch-log FILE        launched mode: judge the kernels this CUPTI launch log lists",
             "  --library-log FILE       its library log (default: the launch log + .libraries)",
+            "  --no-fail-on-unreadable  device code that cannot be read is a warning (default: exit 2)",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -126,6 +127,7 @@ public final class Main {
                 case CliFrontend.PARALLELISM -> options.parallelism(number(value(args, ++i, arg), arg));
                 case CliFrontend.TIMEOUT -> options.timeout(timeout(number(value(args, ++i, arg), arg)));
                 case CliFrontend.NO_DETECT -> options.detectLocalDevices(false);
+                case CliFrontend.NO_FAIL_ON_UNREADABLE -> options.failOnUnreadable(false);
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);

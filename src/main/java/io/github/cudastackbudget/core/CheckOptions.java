@@ -35,12 +35,27 @@ import java.util.Objects;
  * @param libraryLog         the library log of that run, or null for {@code <launchLog>.libraries} (used when it
  *                           exists)
  * @param frontend           how the front end spells the options in messages ({@link Frontend#PARAMETERS} if null)
+ * @param failOnUnreadable   true (the default): device code that cannot be read (a file with ELF, ar or fatbin
+ *                           structure the readers refuse, or fatbin magic where no reader finds it) fails the check
+ *                           with one line naming the file, the offset and the problem; false: a warning, and the
+ *                           report lists the file as unreadable
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
         boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
-        Frontend frontend) {
+        Frontend frontend, boolean failOnUnreadable) {
+
+    /** Options that fail on unreadable device code. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+            Frontend frontend) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, frontend, true);
+    }
 
     /** The suffix of the library log's default name: {@code <launchLog>.libraries}. */
     public static final String LIBRARY_LOG_SUFFIX = ".libraries";
@@ -67,7 +82,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
                 .devicePresets(devicePresets).detectLocalDevices(detectLocalDevices).maxReservation(maxReservation)
                 .maxStackPerThread(maxStackPerThread).outputDirectory(outputDirectory).top(top).verbose(verbose)
                 .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
-                .frontend(frontend);
+                .frontend(frontend).failOnUnreadable(failOnUnreadable);
     }
 
     /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
@@ -87,6 +102,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         private Path outputDirectory;
         private int top = 25;
         private boolean verbose;
+        private boolean failOnUnreadable = true;
         private Map<String, String> environment = Map.of();
         private JarScanOptions jarScan = JarScanOptions.NONE;
         private Path launchLog;
@@ -196,10 +212,15 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
             return this;
         }
 
+        public Builder failOnUnreadable(boolean value) {
+            failOnUnreadable = value;
+            return this;
+        }
+
         public CheckOptions build() {
             return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                     devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                    environment, jarScan, launchLog, libraryLog, frontend);
+                    environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable);
         }
     }
 
@@ -237,7 +258,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
     public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                environment, jarScan, newLaunchLog, newLibraryLog, frontend);
+                environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable);
     }
 
     /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */

@@ -116,6 +116,15 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     private boolean detectLocalDevices;
 
     /**
+     * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
+     * where no reader finds it) fails the build with one line naming the file, the offset and the problem. With
+     * {@code false} it is a warning, and the report lists the file as unreadable.
+     */
+    @Parameter(property = PropertyNames.FAIL_ON_UNREADABLE,
+            defaultValue = MavenScanSupport.DEFAULT_FAIL_ON_UNREADABLE)
+    private boolean failOnUnreadable;
+
+    /**
      * Budget for every device without its own: {@code 1.5 GiB}, {@code 512MiB}, {@code 2 GB}, bytes, or {@code 2%}
      * of the device's memory. KiB/MiB/GiB are powers of 1024, kB/MB/GB powers of 1000. Compared with the total
      * reservation (threads x roundup16(largest frame)), which includes the driver's default 1024 B per thread. With a
@@ -213,6 +222,6 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top), outputDirectory.toPath(), verbose);
+                libraryLog, timeout, parallelism, top, failOnUnreadable), outputDirectory.toPath(), verbose);
     }
 }

@@ -35,6 +35,7 @@ final class MavenScanSupport {
     static final String DEFAULT_SCAN_DEPENDENCIES = "false";
     static final String DEFAULT_DEPENDENCY_SCOPES = "compile,runtime";
     static final String DEFAULT_DETECT_LOCAL_DEVICES = "true";
+    static final String DEFAULT_FAIL_ON_UNREADABLE = "true";
     static final String DEFAULT_TOP = "25";
     static final String DEFAULT_TIMEOUT = "600";
     /** 0: as many files at once as processors, at most 8 (the core's default). */
@@ -67,12 +68,13 @@ final class MavenScanSupport {
      * @param timeout            time limit of cuobjdump on one file, in seconds
      * @param parallelism        files read at once (0 = the core's default)
      * @param top                rows in the per-kernel listing (0 = all)
+     * @param failOnUnreadable   device code that cannot be read fails the build (false: a warning)
      */
     record Parameters(List<FileSet> libraries, List<File> libraryFiles, String cuobjdump, String engine,
             boolean scanProjectJar, boolean scanDependencies, String dependencyScopes, List<String> jarIncludes,
             List<String> jarExcludes, List<Device> devices, String devicePresets, boolean detectLocalDevices,
             String maxReservation, String maxStackPerThread, String launchLog, String libraryLog, int timeout,
-            int parallelism, int top) {
+            int parallelism, int top, boolean failOnUnreadable) {
     }
 
     private final MavenProject project;
@@ -119,7 +121,8 @@ final class MavenScanSupport {
                 .top(parameters.top())
                 .verbose(verbose)
                 .environment(System.getenv())
-                .frontend(MavenFrontend.INSTANCE);
+                .frontend(MavenFrontend.INSTANCE)
+                .failOnUnreadable(parameters.failOnUnreadable());
         if (parameters.parallelism() > 0) {
             options.parallelism(parameters.parallelism());
         }

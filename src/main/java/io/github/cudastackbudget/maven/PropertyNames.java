@@ -26,6 +26,7 @@ public final class PropertyNames {
     /** The library log: a user property of {@code check} and {@code report}, set by {@code prepare-agent}. */
     public static final String LIBRARY_LOG = "cudaStackBudget.libraryLog";
     public static final String FAIL_ON_VIOLATION = "cudaStackBudget.failOnViolation";
+    public static final String FAIL_ON_UNREADABLE = "cudaStackBudget.failOnUnreadable";
     public static final String TOP = "cudaStackBudget.top";
     public static final String VERBOSE = "cudaStackBudget.verbose";
     public static final String TIMEOUT = "cudaStackBudget.timeout";
@@ -61,6 +62,7 @@ public final class PropertyNames {
             case MAX_RESERVATION -> MAX_RESERVATION;
             case MAX_STACK_PER_THREAD -> MAX_STACK_PER_THREAD;
             case FAIL_ON_VIOLATION -> FAIL_ON_VIOLATION;
+            case FAIL_ON_UNREADABLE -> FAIL_ON_UNREADABLE;
             case TOP -> TOP;
             case VERBOSE -> VERBOSE;
             case SCAN_PROJECT_JAR -> SCAN_PROJECT_JAR;

@@ -125,6 +125,15 @@ public class ReportMojo extends AbstractMavenReport {
             defaultValue = MavenScanSupport.DEFAULT_DETECT_LOCAL_DEVICES)
     private boolean detectLocalDevices;
 
+    /**
+     * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
+     * where no reader finds it) fails the build with one line naming the file, the offset and the problem. With
+     * {@code false} it is a warning, and the report lists the file as unreadable.
+     */
+    @Parameter(property = PropertyNames.FAIL_ON_UNREADABLE,
+            defaultValue = MavenScanSupport.DEFAULT_FAIL_ON_UNREADABLE)
+    private boolean failOnUnreadable;
+
     /** Budget for every device without its own, as in {@code check}. */
     @Parameter(property = PropertyNames.MAX_RESERVATION)
     private String maxReservation;
@@ -308,7 +317,7 @@ public class ReportMojo extends AbstractMavenReport {
         return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
+                libraryLog, timeout, parallelism, top, failOnUnreadable), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
     }
 
     /** The {@code reportSource} values. */

@@ -87,6 +87,11 @@ public final class CubinReader {
     public static CubinResources read(ElfFile elf) throws BinaryFormatException {
         checkHeader(elf);
         List<ElfFile.Section> sections = elf.sections();
+        if (sections.isEmpty()) {
+            // issue 10: such a cubin read as a valid one without kernels
+            throw new BinaryFormatException(elf.region().source(), elf.region().fileOffset(0x28), "the cubin has no "
+                    + "section header table (e_shoff 0): its kernels cannot be read");
+        }
         int sectionCount = sections.size();
         ElfFile.Symbols symbols = elf.symbols();
         int symbolCount = symbols.count();

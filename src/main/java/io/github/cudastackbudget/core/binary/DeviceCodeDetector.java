@@ -40,9 +40,18 @@ public final class DeviceCodeDetector {
 
     /** The verdict on one file or member, before it is tied to a path. */
     private record Verdict(BinaryKind kind, boolean hasDeviceCode, String detail, List<String> members,
-            boolean onlyRelocatable) {
+            boolean onlyRelocatable, DeviceCodeProbe.Unreadable unreadable) {
+        Verdict(BinaryKind kind, boolean hasDeviceCode, String detail, List<String> members, boolean onlyRelocatable) {
+            this(kind, hasDeviceCode, detail, members, onlyRelocatable, null);
+        }
+
         static Verdict of(BinaryKind kind, boolean hasDeviceCode, String detail) {
             return new Verdict(kind, hasDeviceCode, detail, List.of(), false);
+        }
+
+        /** Device code (by its structure) that cannot be read: counted as device code, so that it is never skipped. */
+        static Verdict unreadable(BinaryKind kind, DeviceCodeProbe.Unreadable why) {
+            return new Verdict(kind, true, why.message(), List.of(), false, why);
         }
     }
 
@@ -72,10 +81,11 @@ public final class DeviceCodeDetector {
         try {
             verdict = verdict(region);
         } catch (BinaryFormatException e) {
-            verdict = Verdict.of(BinaryKind.UNKNOWN, false, refused(e));
+            refused(e);
+            verdict = Verdict.unreadable(BinaryKind.UNKNOWN, DeviceCodeProbe.Unreadable.of(e));
         }
         return new DeviceCodeProbe(file, verdict.kind(), verdict.hasDeviceCode(), verdict.detail(), verdict.members(),
-                verdict.onlyRelocatable());
+                verdict.onlyRelocatable(), verdict.unreadable());
     }
 
     /**
@@ -109,15 +119,34 @@ public final class DeviceCodeDetector {
     private static Verdict elf(ByteRegion region, BinaryKind kind) throws IOException {
         ElfFile elf;
         try {
-            elf = kind == BinaryKind.CUBIN ? ElfFile.readHeader(region) : ElfFile.readAnyByteOrder(region);
+            elf = ElfFile.readAnyByteOrder(region);
         } catch (BinaryFormatException e) {
-            return Verdict.of(kind, false, refused(e));
+            refused(e);
+            // ELF structure that cannot be read: device code we could not read (issue 10), never "no device code"
+            return Verdict.unreadable(kind, DeviceCodeProbe.Unreadable.of(e));
         }
         String elfClass = elf.isElf64() ? "ELF64" : "ELF32";
         if (kind == BinaryKind.CUBIN) {
+            if (elf.sections().isEmpty()) {
+                return Verdict.unreadable(kind, new DeviceCodeProbe.Unreadable(region.source(),
+                        region.fileOffset(elf.isElf64() ? 0x28 : 0x20), "the cubin has no section header table "
+                                + "(e_shoff 0): its kernels cannot be read"));
+            }
             return Verdict.of(kind, true, elfClass + " CUDA device code (e_machine EM_CUDA)");
         }
         if (elf.sections().isEmpty()) {
+            long magic;
+            try {
+                magic = fatbinMagicOffset(region);
+            } catch (BinaryFormatException e) {
+                refused(e);
+                return Verdict.unreadable(kind, DeviceCodeProbe.Unreadable.of(e));
+            }
+            if (magic >= 0) {
+                return Verdict.unreadable(kind, new DeviceCodeProbe.Unreadable(region.source(), region.fileOffset(magic),
+                        "fatbin magic 0xBA55ED50 in an ELF file without a section header table (e_shoff 0): its device "
+                                + "code cannot be found"));
+            }
             return Verdict.of(kind, false, "no section header table");
         }
         DeviceCodeSections sections = DeviceCodeSections.of(elf);
@@ -133,6 +162,10 @@ public final class DeviceCodeDetector {
         if (walk.thin()) {
             return Verdict.of(BinaryKind.AR_ARCHIVE, false, refused(walk.problem()));
         }
+        if (walk.problem() != null) {
+            refused(walk.problem());
+            return Verdict.unreadable(BinaryKind.AR_ARCHIVE, DeviceCodeProbe.Unreadable.of(walk.problem()));
+        }
         List<String> withDeviceCode = new ArrayList<>();
         int candidates = 0;
         for (ArArchive.Member member : walk.members()) {
@@ -140,7 +173,11 @@ public final class DeviceCodeDetector {
             BinaryKind kind = kind(body);
             if (kind == BinaryKind.HOST_ELF || kind == BinaryKind.CUBIN || kind == BinaryKind.FATBIN) {
                 candidates++;
-                if (kind == BinaryKind.FATBIN || elf(body, kind).hasDeviceCode()) {
+                Verdict judged = kind == BinaryKind.FATBIN ? null : elf(body, kind);
+                if (judged != null && judged.unreadable() != null) {
+                    return Verdict.unreadable(BinaryKind.AR_ARCHIVE, judged.unreadable());
+                }
+                if (judged == null || judged.hasDeviceCode()) {
                     withDeviceCode.add(member.name());
                 }
             }
@@ -152,6 +189,26 @@ public final class DeviceCodeDetector {
             detail += "; " + refusedAt(walk.problem());
         }
         return new Verdict(BinaryKind.AR_ARCHIVE, !withDeviceCode.isEmpty(), detail, withDeviceCode, false);
+    }
+
+    /**
+     * The offset of the first fatbin container magic (0xBA55ED50, little-endian) in the region, or -1; read in 1 MiB
+     * pieces.
+     */
+    static long fatbinMagicOffset(ByteRegion region) throws BinaryFormatException {
+        final int piece = 1 << 20;
+        for (long at = 0; at + 4 <= region.size(); at += piece - 3) {
+            java.nio.ByteBuffer bytes = region.slice(at, Math.min(piece, region.size() - at));
+            for (int i = 0; i + 4 <= bytes.limit(); i++) {
+                if (bytes.get(i) == 0x50 && bytes.getInt(i) == FatbinWalker.MAGIC) {
+                    return at + i;
+                }
+            }
+            if (at + piece >= region.size()) {
+                break;
+            }
+        }
+        return -1;
     }
 
     /** What a reader refused, for the detail; a failed read of the file itself is rethrown. */

@@ -18,9 +18,48 @@ import java.util.Objects;
  * @param onlyRelocatableDeviceCode true for a host ELF file whose only device code is relocatable: a
  *                                  {@code __nv_relfatbin} section and no {@code .nv_fatbin} ({@code -rdc=true} objects,
  *                                  whose frames are final only after the device link)
+ * @param unreadable                null for a file that was read; else device code that could not be read: a file
+ *                                  with ELF, {@code ar} or fatbin structure that the readers refuse, or that holds the
+ *                                  fatbin magic where no reader finds it ({@code hasDeviceCode} is then true, and
+ *                                  {@code detail} is the same one line)
  */
 public record DeviceCodeProbe(Path file, BinaryKind kind, boolean hasDeviceCode, String detail,
-        List<String> membersWithDeviceCode, boolean onlyRelocatableDeviceCode) {
+        List<String> membersWithDeviceCode, boolean onlyRelocatableDeviceCode, Unreadable unreadable) {
+
+    /**
+     * Why device code could not be read.
+     *
+     * @param source  the file (with the archive member) as named in messages
+     * @param offset  the byte offset of the problem in that file, or -1
+     * @param problem what is wrong, one line
+     */
+    public record Unreadable(String source, long offset, String problem) {
+        public Unreadable {
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(problem, "problem");
+        }
+
+        /** From a reader's refusal. */
+        public static Unreadable of(BinaryFormatException e) {
+            return new Unreadable(e.source(), e.offset(), e.what());
+        }
+
+        /** {@code FILE: at offset 0xN: PROBLEM}, one line. */
+        public String message() {
+            return source + (offset >= 0 ? ": at offset 0x" + Long.toHexString(offset) + ": " : ": ") + problem;
+        }
+    }
+
+    /** A probe of a file that was read. */
+    public DeviceCodeProbe(Path file, BinaryKind kind, boolean hasDeviceCode, String detail,
+            List<String> membersWithDeviceCode, boolean onlyRelocatableDeviceCode) {
+        this(file, kind, hasDeviceCode, detail, membersWithDeviceCode, onlyRelocatableDeviceCode, null);
+    }
+
+    /** Whether this is device code that could not be read. */
+    public boolean isUnreadable() {
+        return unreadable != null;
+    }
 
     /** Checks the arguments and copies the member list. */
     public DeviceCodeProbe {

@@ -28,13 +28,16 @@ import java.util.concurrent.TimeUnit;
  *       entries are in memory at once, each at most {@code maxEntryBytes}; results keep file order.</li>
  * </ol>
  *
- * <p>Files are memory-mapped. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
+ * <p>Files are memory-mapped for the walk; every payload is copied to the heap before it is decoded, and a fault of
+ * the mapping (the file changed or shrank while it was read) is a {@link BinaryFormatException}, never an
+ * {@link InternalError}. A failed read returns only after every decode task it started has ended. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
  * file, the offset and what was unexpected: no entry is ever skipped and no figure silently becomes 0.
  */
 public final class DeviceCodeReader {
 
     private final int parallelism;
     private final EntryDecompressor decompressor;
+    private final long maxFileBytes;
     /** Shared by every read of this reader, also concurrent ones; idle threads end after a few seconds. */
     private final ThreadPoolExecutor pool;
 
@@ -44,6 +47,16 @@ public final class DeviceCodeReader {
      * @param maxEntryBytes the largest decompressed entry accepted
      */
     public DeviceCodeReader(int parallelism, long maxEntryBytes) {
+        this(parallelism, maxEntryBytes, EntryDecompressor.DEFAULT_MAX_FILE_BYTES);
+    }
+
+    /**
+     * @param parallelism   entries decoded at once by this reader (1 = in the calling thread)
+     * @param maxEntryBytes the largest decompressed entry accepted
+     * @param maxFileBytes  the most decompressed bytes accepted from all entries of one file
+     */
+    public DeviceCodeReader(int parallelism, long maxEntryBytes, long maxFileBytes) {
+        this.maxFileBytes = maxFileBytes;
         this.parallelism = Math.max(1, parallelism);
         this.decompressor = new EntryDecompressor(maxEntryBytes);
         if (this.parallelism > 1) {
@@ -80,6 +93,15 @@ public final class DeviceCodeReader {
     }
 
     /**
+     * The error for a fault while reading a mapped file: the JVM turns the signal of a read past the end of a file
+     * that shrank (or changed) after it was mapped into an {@link InternalError}.
+     */
+    static BinaryFormatException changedWhileRead(String source, long offset, InternalError e) {
+        return new BinaryFormatException(source, offset, "the file changed or shrank while it was read (a fault in the "
+                + "memory-mapped bytes); read it again once nothing writes it", e);
+    }
+
+    /**
      * Reads in-memory (or mapped) content, e.g. a library inside a JAR file.
      *
      * @param label   the library label and the name in messages ({@code app.jar!/lib/libx.so})
@@ -96,6 +118,14 @@ public final class DeviceCodeReader {
      * @param label  the library label; archive members get {@code label(member)}
      */
     public DeviceCodeListing read(String source, String label, ByteRegion region) throws BinaryFormatException {
+        try {
+            return readRegion(source, label, region);
+        } catch (InternalError e) {
+            throw changedWhileRead(source, -1, e);
+        }
+    }
+
+    private DeviceCodeListing readRegion(String source, String label, ByteRegion region) throws BinaryFormatException {
         List<List<Task>> blocks = new ArrayList<>();
         List<String> members = new ArrayList<>();
         BinaryKind kind = DeviceCodeDetector.kind(region);
@@ -119,7 +149,7 @@ public final class DeviceCodeReader {
             default -> throw new BinaryFormatException(source, region.fileOffset(0), DeviceCodeDetector.NOT_RECOGNISED);
         }
 
-        List<List<DeviceImage>> images = run(blocks);
+        List<List<DeviceImage>> images = run(blocks, new EntryDecompressor.FileBudget(maxFileBytes));
         List<DeviceCodeListing.Block> result = new ArrayList<>(blocks.size());
         for (int i = 0; i < blocks.size(); i++) {
             String member = members.get(i);
@@ -152,6 +182,13 @@ public final class DeviceCodeReader {
             return tasks;
         }
         List<ElfFile.Section> fatbins = DeviceCodeSections.of(elf).toRead();
+        if (fatbins.isEmpty() && elf.sections().isEmpty()) {
+            long magic = DeviceCodeDetector.fatbinMagicOffset(region);
+            if (magic >= 0) {
+                throw new BinaryFormatException(source, region.fileOffset(magic), "fatbin magic 0xBA55ED50 in an ELF "
+                        + "file without a section header table (e_shoff 0): its device code cannot be found");
+            }
+        }
         if (fatbins.isEmpty() && !lenient) {
             throw new BinaryFormatException(source, -1, "no .nv_fatbin or __nv_relfatbin section: the file holds "
                     + "no CUDA device code");
@@ -169,25 +206,44 @@ public final class DeviceCodeReader {
         return tasks;
     }
 
-    private List<List<DeviceImage>> run(List<List<Task>> blocks) throws BinaryFormatException {
+    private List<List<DeviceImage>> run(List<List<Task>> blocks, EntryDecompressor.FileBudget budget)
+            throws BinaryFormatException {
         int total = blocks.stream().mapToInt(List::size).sum();
         List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
         if (total <= 1 || pool == null) {
             for (List<Task> tasks : blocks) {
                 List<DeviceImage> images = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
-                    images.add(decode(task));
+                    images.add(decode(task, budget));
                 }
                 results.add(images);
             }
             return results;
         }
+        // every task of this read counts down when it ends or is skipped: a failed read waits for all of them, so that
+        // no decode outlives the read (and the mapping) that started it
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(total);
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
         List<List<Future<DeviceImage>>> futures = new ArrayList<>(blocks.size());
+        int submitted = 0;
         try {
             for (List<Task> tasks : blocks) {
                 List<Future<DeviceImage>> block = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
-                    block.add(pool.submit(() -> decode(task)));
+                    block.add(pool.submit(() -> {
+                        try {
+                            if (failed.get()) {
+                                return null;
+                            }
+                            return decode(task, budget);
+                        } catch (BinaryFormatException | RuntimeException | Error e) {
+                            failed.set(true);
+                            throw e;
+                        } finally {
+                            ended.countDown();
+                        }
+                    }));
+                    submitted++;
                 }
                 futures.add(block);
             }
@@ -215,18 +271,49 @@ public final class DeviceCodeReader {
             Thread.currentThread().interrupt();
             throw new BinaryFormatException("(interrupted)", -1, "interrupted while reading device code");
         } finally {
-            // after a failure, the rest of this read's entries are not decoded (no-op when all are done)
-            futures.forEach(block -> block.forEach(future -> future.cancel(true)));
+            failed.set(true); // tasks not yet started are skipped
+            for (int i = submitted; i < total; i++) {
+                ended.countDown(); // never submitted (submit itself failed)
+            }
+            awaitUninterruptibly(ended);
         }
     }
 
-    private DeviceImage decode(Task task) throws BinaryFormatException {
+    private static void awaitUninterruptibly(java.util.concurrent.CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private DeviceImage decode(Task task, EntryDecompressor.FileBudget budget) throws BinaryFormatException {
+        try {
+            return decodeMapped(task, budget);
+        } catch (InternalError e) {
+            throw changedWhileRead(task.source, task.entry == null ? -1 : task.entry.header().fileOffset(), e);
+        }
+    }
+
+    private DeviceImage decodeMapped(Task task, EntryDecompressor.FileBudget budget) throws BinaryFormatException {
         if (task.entry == null) {
             return new DeviceImage(null, CubinReader.arch(task.cubin), CubinReader.read(task.cubin), List.of());
         }
         FatbinEntry header = task.entry.header();
         GpuArch arch = entryArch(header, task.source);
-        ByteBuffer payload = decompressor.payload(task.entry, task.source);
+        ByteBuffer payload = decompressor.payload(task.entry, task.source, budget);
+        if (header.compression() == FatbinEntry.Compression.NONE) {
+            // a heap copy: nothing below reads the mapped file, which may change while it is read
+            payload = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip()
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        }
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
         }

@@ -1,22 +1,43 @@
 package io.github.cudastackbudget.core.binary;
 
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
 import io.airlift.compress.MalformedInputException;
 import io.airlift.compress.lz4.Lz4Decompressor;
-import io.airlift.compress.zstd.ZstdDecompressor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Decompresses fatbin entry payloads with aircompressor (pure Java, no JNI): flag 0x8000 is one Zstandard frame, flag
- * 0x2000 a raw LZ4 block. The decoder gets exactly the compressed length from the entry header (not the 8-byte padded
- * payload: liblz4 itself rejects the padding), writes into a fresh array of exactly the uncompressed size from the
- * header, and the produced length is checked. A declared size above the cap fails before anything is allocated, so
- * one entry costs at most {@code maxEntryBytes} of heap.
+ * Decompresses fatbin entry payloads: flag 0x8000 is one Zstandard frame, flag 0x2000 a raw LZ4 block. The decoder
+ * gets exactly the compressed length from the entry header (not the 8-byte padded payload: liblz4 itself rejects the
+ * padding), always as a heap copy (the decoder never reads the mapped file, which may change under it).
+ *
+ * <ul>
+ *   <li>Zstandard: zstd-jni's streaming decoder (the reference libzstd, bounds-checked and fuzzed upstream), writing
+ *       into an output that starts small and doubles as it fills: a header that declares 1 GiB costs nothing until
+ *       the bytes are really produced.</li>
+ *   <li>LZ4 block: aircompressor (2.0.3, pure Java; its decoder checks every literal and match against the input and
+ *       output limits since the out-of-bounds fixes of 0.27, CVE-2024-36114, and 2.0.3, GHSA-vx9q-rhv9-3jvg),
+ *       on heap arrays only. The output array is at most
+ *       the LZ4 format's own bound, 255 bytes per compressed byte, so a small payload that declares a huge size
+ *       cannot make a huge array.</li>
+ * </ul>
+ *
+ * <p>Two caps: per entry ({@code maxEntryBytes}) and per file (a {@link FileBudget} shared by the entries of one
+ * read). Going past either, or producing other than the declared size, is a {@link BinaryFormatException} naming the
+ * file, the entry offset and the cap.
  */
 public final class EntryDecompressor {
 
     /** Default cap on one decompressed entry: far above the largest real cubin (tens of MB). */
     public static final long DEFAULT_MAX_ENTRY_BYTES = 1L << 30;
+    /** Default cap on all decompressed entries of one file: real libraries decompress to a few GB at most. */
+    public static final long DEFAULT_MAX_FILE_BYTES = 32L << 30;
+    /** LZ4's largest expansion: one token byte and 255-byte length steps. */
+    static final long LZ4_MAX_RATIO = 255;
+    private static final int FIRST_CHUNK = 64 << 10;
 
     private final long maxEntryBytes;
 
@@ -24,45 +45,141 @@ public final class EntryDecompressor {
         this.maxEntryBytes = Math.min(maxEntryBytes, ByteRegion.MAX_SLICE);
     }
 
+    /** The decompressed bytes left to one file's read. */
+    public static final class FileBudget {
+        private final long cap;
+        private final AtomicLong used = new AtomicLong();
+
+        public FileBudget(long cap) {
+            this.cap = cap;
+        }
+
+        void take(long bytes, String source, long offset) throws BinaryFormatException {
+            if (used.addAndGet(bytes) > cap) {
+                throw new BinaryFormatException(source, offset, "the fatbin entries of this file decompress to more "
+                        + "than the " + cap + "-byte limit per file");
+            }
+        }
+    }
+
     /**
-     * The payload as stored when not compressed, else its decompressed bytes (little-endian, positioned at 0).
+     * The payload as stored when not compressed, else its decompressed bytes (little-endian, positioned at 0), with no
+     * limit per file.
      *
      * @param source the file, for messages
      */
     public ByteBuffer payload(FatbinWalker.Entry entry, String source) throws BinaryFormatException {
+        return payload(entry, source, new FileBudget(Long.MAX_VALUE));
+    }
+
+    /**
+     * The payload as stored when not compressed, else its decompressed bytes (little-endian, positioned at 0).
+     *
+     * @param source the file, for messages
+     * @param file   the decompressed bytes left to the file this entry is part of
+     */
+    public ByteBuffer payload(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
         if (compression == FatbinEntry.Compression.NONE) {
             return entry.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         }
         long expected = header.uncompressedSize();
+        long at = header.fileOffset();
         if (expected > maxEntryBytes) {
-            throw new BinaryFormatException(source, header.fileOffset() + 0x38, "fatbin entry declares "
-                    + expected + " uncompressed bytes, more than the " + maxEntryBytes + "-byte limit per entry");
+            throw new BinaryFormatException(source, at + 0x38, "fatbin entry declares " + expected
+                    + " uncompressed bytes, more than the " + maxEntryBytes + "-byte limit per entry");
         }
-        ByteBuffer input = entry.payload().duplicate();
-        ByteBuffer output = ByteBuffer.wrap(new byte[(int) expected]);
+        if (expected < 0) {
+            throw new BinaryFormatException(source, at + 0x38, "fatbin entry declares a negative uncompressed size");
+        }
+        byte[] input = heapCopy(entry.payload(), source, at + header.headerSize());
         String codec = compression == FatbinEntry.Compression.ZSTD ? "Zstandard" : "LZ4";
+        byte[] output;
+        int produced;
         try {
             if (compression == FatbinEntry.Compression.ZSTD) {
-                new ZstdDecompressor().decompress(input, output);
+                ByteBuffer decoded = zstd(input, (int) expected, source, at, file);
+                output = decoded.array();
+                produced = decoded.limit();
             } else {
-                new Lz4Decompressor().decompress(input, output);
+                int bound = (int) Math.min(expected, LZ4_MAX_RATIO * input.length + 16);
+                file.take(bound, source, at);
+                output = new byte[bound];
+                produced = new Lz4Decompressor().decompress(input, 0, input.length, output, 0, output.length);
             }
-        } catch (MalformedInputException e) {
-            throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec
-                    + " decompression of the " + header.compressedSize() + "-byte payload failed: "
-                    + e.getMessage(), e);
+        } catch (MalformedInputException | ZstdException e) {
+            throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression of the "
+                    + header.compressedSize() + "-byte payload failed: " + oneLine(e.getMessage()), e);
         } catch (RuntimeException e) {
             // any other failure of the decoder on these bytes (it reports most as MalformedInputException)
-            throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec
-                    + " decompression of the " + header.compressedSize() + "-byte payload failed: " + e, e);
+            throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression of the "
+                    + header.compressedSize() + "-byte payload failed: " + e.getClass().getSimpleName() + ": "
+                    + oneLine(e.getMessage()), e);
         }
-        if (output.position() != expected) {
-            throw new BinaryFormatException(source, header.fileOffset() + header.headerSize(), codec
-                    + " decompression produced " + output.position() + " bytes, the entry header declares "
-                    + expected);
+        if (produced != expected) {
+            throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression produced "
+                    + (produced > expected ? "more than " + expected : Integer.toString(produced))
+                    + " bytes, the entry header declares " + expected);
         }
-        return output.flip().order(ByteOrder.LITTLE_ENDIAN);
+        return ByteBuffer.wrap(output, 0, produced).slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * One Zstandard frame, streamed into a growing array of at most {@code expected + 1} bytes (one more than declared
+     * tells a lying header from an honest one).
+     */
+    private static ByteBuffer zstd(byte[] input, int expected, String source, long at, FileBudget file)
+            throws BinaryFormatException {
+        int limit = (int) Math.min((long) expected + 1, ByteRegion.MAX_SLICE);
+        byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, input.length * 4))];
+        file.take(output.length, source, at);
+        ByteBuffer in = ByteBuffer.allocateDirect(input.length).put(input).flip();
+        ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, 1 << 20));
+        int produced = 0;
+        try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
+            boolean done = false;
+            while (!done) {
+                int before = in.position();
+                chunk.clear();
+                done = ctx.decompressDirectByteBufferStream(chunk, in);
+                chunk.flip();
+                int got = chunk.remaining();
+                if (got == 0 && in.position() == before && !done) {
+                    throw new BinaryFormatException(source, at, "the Zstandard frame ends before its last block "
+                            + "(truncated payload)");
+                }
+                if ((long) produced + got > limit) {
+                    got = limit - produced; // already more than declared: reported by the caller
+                    done = true;
+                }
+                if (produced + got > output.length) {
+                    int grown = (int) Math.min(limit, Math.max((long) output.length * 2, (long) produced + got));
+                    file.take(grown - output.length, source, at);
+                    output = Arrays.copyOf(output, grown);
+                }
+                chunk.get(output, produced, got);
+                produced += got;
+                if (produced >= limit) {
+                    break;
+                }
+            }
+        }
+        return ByteBuffer.wrap(output, 0, produced);
+    }
+
+    /** The compressed bytes on the heap; a fault reading the mapped file (it changed) is a clear error. */
+    private static byte[] heapCopy(ByteBuffer payload, String source, long offset) throws BinaryFormatException {
+        byte[] copy = new byte[payload.remaining()];
+        try {
+            payload.duplicate().get(copy);
+        } catch (InternalError e) {
+            throw DeviceCodeReader.changedWhileRead(source, offset, e);
+        }
+        return copy;
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "(no detail)" : message.replaceAll("\\s+", " ").strip();
     }
 }

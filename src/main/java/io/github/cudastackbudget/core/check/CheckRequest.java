@@ -28,10 +28,20 @@ import java.util.Objects;
  * @param jarScan               JAR files whose native-library entries are read in place (native engine)
  * @param launch                the logs of a recorded run (launched mode), or null for the static check
  * @param frontend              how the messages spell the options
+ * @param failOnUnreadable      device code that cannot be read fails the check (else a warning and a report entry)
  */
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
-        Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend) {
+        Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
+        boolean failOnUnreadable) {
+
+    /** A request that fails on unreadable device code. */
+    public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+            int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+            Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend) {
+        this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
+                maxStackPerThread, demangler, jarScan, launch, frontend, true);
+    }
 
     public CheckRequest {
         fileSets = List.copyOf(fileSets);

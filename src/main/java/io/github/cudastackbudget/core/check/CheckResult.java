@@ -1,5 +1,7 @@
 package io.github.cudastackbudget.core.check;
 
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
@@ -25,10 +27,20 @@ import java.util.Objects;
  * @param engine       the engine's description
  * @param scanMillis   wall time of reading the libraries
  * @param launched     what a recorded run launched (launched mode), or null without a launch log
+ * @param unreadable   device code that could not be read and was left out (only with failOnUnreadable false), in
+ *                     input order
  */
 public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
         List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
-        LaunchedRun launched) {
+        LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable) {
+
+    /** A result in which every input was read. */
+    public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+            List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
+            LaunchedRun launched) {
+        this(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine, scanMillis, launched,
+                List.of());
+    }
 
     /** The engine description of a check that found no device code. */
     public static final String NO_ENGINE = "none (no device code)";
@@ -38,8 +50,15 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         displayNames = Map.copyOf(displayNames);
         devices = List.copyOf(devices);
         warnings = List.copyOf(warnings);
+        unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(deviceOrigin, "deviceOrigin");
+    }
+
+    /** The same result listing device code that could not be read. */
+    public CheckResult withUnreadable(List<DeviceCodeProbe.Unreadable> files) {
+        return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
+                scanMillis, launched, files);
     }
 
     /** The result when no scanned input holds device code. */
@@ -56,7 +75,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<String> all = new ArrayList<>(earlier);
         all.addAll(warnings);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, all, engine, scanMillis,
-                launched);
+                launched, unreadable);
     }
 
     /** True when the devices were not configured (detected GPUs or the default set). */

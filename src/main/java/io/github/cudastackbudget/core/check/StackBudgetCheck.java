@@ -33,14 +33,16 @@ public final class StackBudgetCheck {
         }
         Engines engines = new Engines(request.engine(), request.parallelism(), request.frontend());
         long start = System.nanoTime();
-        List<LibraryScan> read = KernelReads.read(request, inputs, engines, listener);
+        KernelReads.Unreadable unreadable = new KernelReads.Unreadable(request, warnings);
+        List<LibraryScan> read = KernelReads.read(request, inputs, engines, listener, unreadable);
         LaunchedKernels launched = LaunchedKernels.match(request.launch(), inputs, read, engines, listener, warnings);
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
         engines.warnings().forEach(warnings::warn);
         List<LibraryScan> scans = launched.scans();
         LaunchedRun run = launched.run();
         if (scans.isEmpty() && run == null) {
-            return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
+            return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines())
+                    .withUnreadable(unreadable.found());
         }
         inputs.relocatable().forEach(warnings::relocatable);
         KernelIndex index = KernelIndex.of(scans);
@@ -51,7 +53,7 @@ public final class StackBudgetCheck {
         List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, index, run);
         warnings.devices(devices, index, displayNames, request.deviceOrigin());
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
-                warnings.lines(), engines.description(), scanMillis, run);
+                warnings.lines(), engines.description(), scanMillis, run, unreadable.found());
     }
 
     /** Readable names of every function and of every launched kernel no library holds. */

@@ -15,6 +15,8 @@ import java.util.Objects;
  */
 public record SizeLimit(String text, Long bytes, BigDecimal percent) {
 
+    private static final java.util.regex.Pattern PERCENT = java.util.regex.Pattern.compile("\\d{1,12}(?:\\.\\d{1,12})?");
+
     public SizeLimit {
         Objects.requireNonNull(text, "text");
         if ((bytes == null) == (percent == null)) {
@@ -30,14 +32,18 @@ public record SizeLimit(String text, Long bytes, BigDecimal percent) {
     public static SizeLimit parse(String text, String what) {
         String value = text == null ? "" : text.strip();
         if (value.endsWith("%")) {
-            BigDecimal percent;
-            try {
-                percent = new BigDecimal(value.substring(0, value.length() - 1).strip());
-            } catch (NumberFormatException e) {
-                throw new InvalidValueException(what + " '" + text + "' is not a percentage: use e.g. 2% or 0.5%");
+            String number = value.substring(0, value.length() - 1).strip();
+            // plain decimals only: an exponent such as 1e-999999999 made BigDecimal fail or run for minutes
+            if (number.startsWith("-") && PERCENT.matcher(number.substring(1)).matches()) {
+                throw new InvalidValueException(what + " '" + ByteSize.shown(text) + "' must be between 0% and 100%");
             }
-            if (percent.signum() < 0 || percent.compareTo(BigDecimal.valueOf(100)) > 0) {
-                throw new InvalidValueException(what + " '" + text + "' must be between 0% and 100%");
+            if (!PERCENT.matcher(number).matches()) {
+                throw new InvalidValueException(what + " '" + ByteSize.shown(text)
+                        + "' is not a percentage: use e.g. 2% or 0.5%");
+            }
+            BigDecimal percent = new BigDecimal(number);
+            if (percent.compareTo(BigDecimal.valueOf(100)) > 0) {
+                throw new InvalidValueException(what + " '" + ByteSize.shown(text) + "' must be between 0% and 100%");
             }
             return new SizeLimit(value, null, percent);
         }

@@ -33,7 +33,11 @@ public final class ResourceUsageParser {
     private static final Pattern FUNCTION = Pattern.compile("^\\s*Function (.+):\\s*$");
     private static final Pattern MEMBER = Pattern.compile("^member (.+):([^:]+):\\s*$");
     private static final Pattern USAGE = Pattern.compile(
-            "^\\s*REG:(\\d+) STACK:(\\d+|UNKNOWN) SHARED:(\\d+) LOCAL:(\\d+)(?:\\s.*)?$");
+            "^\\s*REG:(\\d{1,20}) STACK:(\\d{1,20}|UNKNOWN) SHARED:(\\d{1,20}) LOCAL:(\\d{1,20})(?:\\s.*)?$");
+    /** The largest register count a CUDA function can have (255 on every arch; some headroom). */
+    static final long MAX_REGISTERS = 65_535;
+    /** The largest STACK, SHARED or LOCAL figure: the cubin stores them as 32-bit numbers. */
+    static final long MAX_BYTES = 0xFFFF_FFFFL;
 
     private enum Section { NONE, ELF, PTX }
 
@@ -95,7 +99,7 @@ public final class ResourceUsageParser {
             function = null;
             return;
         }
-        if (first == 'a' && line.startsWith("arch = ")) {
+        if (first == 'a' && (line.startsWith("arch = ") || line.startsWith("arch "))) {
             acceptArch(line);
             return;
         }
@@ -112,7 +116,12 @@ public final class ResourceUsageParser {
         String trimmed = line.stripLeading();
         if (trimmed.startsWith("Function ")) {
             Matcher match = FUNCTION.matcher(line);
-            function = match.matches() ? intern(match.group(1)) : null;
+            if (!match.matches()) {
+                // a dropped Function line would drop its kernel silently
+                throw new MalformedOutputException("line " + lineNumber + ": unreadable Function line '"
+                        + shown(line) + "' (expected 'Function NAME:')");
+            }
+            function = intern(match.group(1));
             return;
         }
         if (trimmed.startsWith("REG:")) {
@@ -125,7 +134,8 @@ public final class ResourceUsageParser {
     private void acceptArch(String line) {
         Matcher match = ARCH.matcher(line);
         if (!match.matches()) {
-            throw new MalformedOutputException("line " + lineNumber + ": unreadable arch line '" + line + "'");
+            throw new MalformedOutputException("line " + lineNumber + ": unreadable arch line '" + shown(line)
+                    + "' (expected 'arch = sm_NN')");
         }
         try {
             arch = GpuArch.parse(match.group(1));
@@ -141,18 +151,45 @@ public final class ResourceUsageParser {
     private void acceptUsage(String line) {
         Matcher match = USAGE.matcher(line);
         if (!match.matches()) {
-            throw new MalformedOutputException("line " + lineNumber + ": unreadable resource usage '" + line.strip()
-                    + "' (expected REG:n STACK:n|UNKNOWN SHARED:n LOCAL:n)");
+            throw new MalformedOutputException("line " + lineNumber + ": unreadable resource usage '"
+                    + shown(line.strip()) + "' (expected REG:n STACK:n|UNKNOWN SHARED:n LOCAL:n)");
         }
-        if (function == null || arch == null || section == Section.PTX) {
+        if (section == Section.PTX) {
             return;
         }
+        if (function == null) {
+            throw new MalformedOutputException("line " + lineNumber + ": a resource usage line with no 'Function "
+                    + "NAME:' line before it");
+        }
+        if (arch == null) {
+            throw new MalformedOutputException("line " + lineNumber + ": the resource usage of " + function
+                    + " follows no 'arch = sm_NN' line");
+        }
         boolean unknown = "UNKNOWN".equals(match.group(2));
-        records.add(new KernelRecord(library, arch, function, Integer.parseInt(match.group(1)),
-                unknown ? 0 : Long.parseLong(match.group(2)), unknown, Long.parseLong(match.group(3)),
-                Long.parseLong(match.group(4))));
+        int registers = (int) number(match.group(1), "REG", MAX_REGISTERS);
+        long stack = unknown ? 0 : number(match.group(2), "STACK", MAX_BYTES);
+        records.add(new KernelRecord(library, arch, function, registers, stack, unknown,
+                number(match.group(3), "SHARED", MAX_BYTES), number(match.group(4), "LOCAL", MAX_BYTES)));
         libraries.add(library);
         function = null;
+    }
+
+    /** A figure of a usage line, range-checked (digits only, at most 20 of them, by the pattern). */
+    private long number(String digits, String field, long max) {
+        java.math.BigInteger value = new java.math.BigInteger(digits);
+        if (value.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+            throw new MalformedOutputException("line " + lineNumber + ": " + field + " " + digits
+                    + " is out of range (at most " + max + ")");
+        }
+        return value.longValue();
+    }
+
+    /** At most 80 characters of a line, control characters as '?': messages stay one line. */
+    static String shown(String line) {
+        String cut = line.length() <= 80 ? line : line.substring(0, 77) + "...";
+        StringBuilder clean = new StringBuilder(cut.length());
+        cut.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return clean.toString();
     }
 
     private String intern(String name) {

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -36,7 +35,8 @@ public final class LaunchLogReader {
     /** Malformed lines reported one by one; the rest are counted in one more warning. */
     static final int WARNED_LINES = 5;
 
-    private static final Pattern STATUS = Pattern.compile("^#\\s*status:\\s*(.*?)\\s*$");
+    /** The largest dynamic shared memory a launch can ask for: the driver takes it as a 32-bit number. */
+    static final long MAX_DYNAMIC_SHARED = 0xFFFF_FFFFL;
     private static final Pattern DIGITS = Pattern.compile("\\d{1,18}");
 
     private LaunchLogReader() {
@@ -82,9 +82,9 @@ public final class LaunchLogReader {
                 } else if (line.startsWith(LAUNCH_HEADER_PREFIX)) {
                     checkHeader(file, line, LAUNCH_HEADER_PREFIX, "launch log", parameter);
                 } else {
-                    Matcher status = STATUS.matcher(line);
-                    if (status.matches()) {
-                        statuses.add(status.group(1).isEmpty() ? "(blank status)" : status.group(1));
+                    String status = status(line);
+                    if (status != null) {
+                        statuses.add(status.isEmpty() ? "(blank status)" : clean(status, 200));
                     }
                 }
                 continue;
@@ -109,6 +109,11 @@ public final class LaunchLogReader {
                     continue;
                 }
                 dynamic = Long.parseLong(value);
+                if (dynamic > MAX_DYNAMIC_SHARED) {
+                    malformed.add(number, "the dynamic shared memory " + value + " is more than any device has (at most "
+                            + MAX_DYNAMIC_SHARED + ")");
+                    continue;
+                }
             }
             LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(fields[1])), dynamic);
             kernels.merge(name, kernel, LaunchedKernel::merge);
@@ -154,10 +159,18 @@ public final class LaunchLogReader {
                 continue;
             }
             if (!line.startsWith("/") || line.indexOf('\t') >= 0) {
-                malformed.add(i + 1, "expected one absolute path per line, found '" + line + "'");
+                malformed.add(i + 1, "expected one absolute path per line, found '" + abbreviate(line) + "'");
                 continue;
             }
-            libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
+            if (line.indexOf('\0') >= 0) {
+                malformed.add(i + 1, "the path holds a NUL byte");
+                continue;
+            }
+            try {
+                libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
+            } catch (java.nio.file.InvalidPathException e) {
+                malformed.add(i + 1, "'" + abbreviate(line) + "' is not a valid path (" + e.getReason() + ")");
+            }
         }
         malformed.summarize();
         return new LibraryLog(file, List.copyOf(libraries), warnings);
@@ -200,8 +213,33 @@ public final class LaunchLogReader {
         }
     }
 
-    private static String abbreviate(String line) {
-        return line.length() <= 60 ? line : line.substring(0, 57) + "...";
+    /**
+     * The value of a {@code # status:} line (white space around it stripped), or null for another comment line. A
+     * linear scan: the regular expression it replaces took seconds on a long line of blanks.
+     */
+    static String status(String line) {
+        int i = 1;
+        int n = line.length();
+        while (i < n && Character.isWhitespace(line.charAt(i))) {
+            i++;
+        }
+        if (!line.startsWith("status:", i)) {
+            return null;
+        }
+        return line.substring(i + "status:".length()).strip();
+    }
+
+    /** At most 60 characters of a line, control characters shown as '?', so that a message stays one short line. */
+    static String abbreviate(String line) {
+        return clean(line, 60);
+    }
+
+    /** At most {@code max} characters, control characters shown as '?'. */
+    static String clean(String line, int max) {
+        String shown = line.length() <= max ? line : line.substring(0, max - 3) + "...";
+        StringBuilder clean = new StringBuilder(shown.length());
+        shown.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return clean.toString();
     }
 
     /** Collects malformed-line warnings: the first few one by one, the rest counted. */

@@ -23,8 +23,15 @@ public record LaunchedKernel(String name, SortedSet<String> attributions, Long m
     LaunchedKernel merge(LaunchedKernel other) {
         TreeSet<String> all = new TreeSet<>(attributions);
         all.addAll(other.attributions);
-        Long dynamic = maxDynamicShared == null ? other.maxDynamicShared
-                : other.maxDynamicShared == null ? maxDynamicShared : Math.max(maxDynamicShared, other.maxDynamicShared);
+        // no mixed Long/long conditional here: its unboxing of a null figure was a NullPointerException
+        Long dynamic;
+        if (maxDynamicShared == null) {
+            dynamic = other.maxDynamicShared;
+        } else if (other.maxDynamicShared == null) {
+            dynamic = maxDynamicShared;
+        } else {
+            dynamic = Math.max(maxDynamicShared, other.maxDynamicShared);
+        }
         return new LaunchedKernel(name, all, dynamic);
     }
 

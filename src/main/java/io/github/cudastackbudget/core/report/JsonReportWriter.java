@@ -87,6 +87,22 @@ public final class JsonReportWriter {
                 writeLaunched(json, model.launched());
             }
             writeStrings(json, "warnings", model.warnings());
+            if (!model.unreadable().isEmpty()) {
+                // additive (issue 10): only reports with device code that could not be read have it
+                json.writeArrayFieldStart("unreadable");
+                for (ReportModel.Unreadable file : model.unreadable()) {
+                    json.writeStartObject();
+                    json.writeStringField("path", file.path());
+                    if (file.offset() >= 0) {
+                        json.writeNumberField("offset", file.offset());
+                    } else {
+                        json.writeNullField("offset");
+                    }
+                    json.writeStringField("problem", file.problem());
+                    json.writeEndObject();
+                }
+                json.writeEndArray();
+            }
             json.writeEndObject();
             json.writeRaw('\n');
         }

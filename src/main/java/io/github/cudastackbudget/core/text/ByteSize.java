@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 public final class ByteSize {
 
-    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)");
+    private static final Pattern SIZE = Pattern.compile("(\\d{1,30}(?:\\.\\d{1,30})?)\\s{0,10}([a-zA-Z]{0,3})");
     private static final Map<String, Long> UNITS = Map.ofEntries(
             Map.entry("", 1L), Map.entry("b", 1L),
             Map.entry("kib", 1L << 10), Map.entry("mib", 1L << 20), Map.entry("gib", 1L << 30), Map.entry("tib", 1L << 40),
@@ -33,18 +33,31 @@ public final class ByteSize {
      * @throws InvalidValueException naming the parameter and the value
      */
     public static long parse(String text, String what) {
-        Matcher match = SIZE.matcher(text == null ? "" : text.strip());
+        String value = text == null ? "" : text.strip();
+        // bounded before any pattern or arithmetic runs (a value of millions of digits was slow)
+        Matcher match = SIZE.matcher(value.length() > 80 ? "" : value);
         Long unit = match.matches() ? UNITS.get(match.group(2).toLowerCase(Locale.ROOT)) : null;
         if (unit == null) {
-            throw new InvalidValueException(what + " '" + text + "' is not a size: use bytes (1073741824) or a number"
+            throw new InvalidValueException(what + " '" + shown(text) + "' is not a size: use bytes (1073741824) or a number"
                     + " with a unit: KiB, MiB, GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of 1000), e.g. 1.5 GiB");
         }
         BigDecimal bytes = new BigDecimal(match.group(1)).multiply(BigDecimal.valueOf(unit))
                 .setScale(0, RoundingMode.FLOOR);
         if (bytes.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-            throw new InvalidValueException(what + " '" + text + "' is too large");
+            throw new InvalidValueException(what + " '" + shown(text) + "' is too large");
         }
         return bytes.longValueExact();
+    }
+
+    /** A value as a message shows it: at most 40 characters, control characters as '?'. */
+    public static String shown(String text) {
+        if (text == null) {
+            return "null";
+        }
+        String cut = text.length() <= 40 ? text : text.substring(0, 37) + "...";
+        StringBuilder clean = new StringBuilder(cut.length());
+        cut.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return clean.toString();
     }
 
     /** {@code 2.58 GiB (2,766,077,952 B)}; below 1 KiB just {@code 512 B}. */

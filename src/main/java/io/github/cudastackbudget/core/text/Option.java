@@ -19,6 +19,7 @@ public enum Option {
     MAX_RESERVATION("maxReservation"),
     MAX_STACK_PER_THREAD("maxStackPerThread"),
     FAIL_ON_VIOLATION("failOnViolation"),
+    FAIL_ON_UNREADABLE("failOnUnreadable"),
     OUTPUT_DIRECTORY("outputDirectory"),
     TOP("top"),
     VERBOSE("verbose"),

@@ -94,4 +94,26 @@ class SizeLimitTest {
                 .hasMessage("exactly one of bytes and percent");
         assertThatThrownBy(() -> new SizeLimit("x", 1L, BigDecimal.ONE)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e-999999999%", "1e-100000000%", "1E2%", "0x10%"})
+    void rejectsExponentsQuickly(String text) {
+        // issue 10: 1e-999999999% exited 3 (ArithmeticException), 1e-100000000% ran for minutes
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> SizeLimit.parse(text, "maxReservation"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessage("maxReservation '" + text + "' is not a percentage: use e.g. 2% or 0.5%");
+        assertThat((System.nanoTime() - start) / 1e9).isLessThan(1.0);
+    }
+
+    @Test
+    void rejectsAMillionDigitsQuickly() {
+        String digits = "1".repeat(1_000_000);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> SizeLimit.parse(digits, "maxReservation")).isInstanceOf(InvalidValueException.class)
+                .hasMessageStartingWith("maxReservation '1111111111111111111111111111111111111...' is not a size");
+        assertThatThrownBy(() -> SizeLimit.parse(digits + "%", "maxReservation"))
+                .isInstanceOf(InvalidValueException.class);
+        assertThat((System.nanoTime() - start) / 1e9).isLessThan(1.0);
+    }
 }

@@ -404,15 +404,25 @@ class ResourceUsageParserTest {
             assertThat(parser.defaultArch()).isEqualTo(arch("sm_90a"));
             assertThat(parser.fileLabel()).isEqualTo("frames_sm90.cubin");
 
-            // without a default arch the same text has no arch context: nothing counts
-            assertThat(ResourceUsageParser.parse("frames_sm90.cubin", null, new StringReader(bare)).records()).isEmpty();
+            // without a default arch the same text has no arch context: an error, never a silently dropped kernel
+            assertThatThrownBy(() -> ResourceUsageParser.parse("frames_sm90.cubin", null, new StringReader(bare)))
+                    .isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 6: the resource usage of _Z11frameKernelILi64EEvPii follows no 'arch = sm_NN' line");
         }
 
         @Test
-        void usageWithoutFunctionOrArchIsIgnored() throws IOException {
-            ResourceUsageParser parser = parse("""
+        void usageWithoutArchIsAnError() {
+            // issue 10: a kernel before any arch line was dropped silently
+            assertThatThrownBy(() -> parse("""
                      Function _Z8noarchPi:
                       REG:8 STACK:999 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 2: the resource usage of _Z8noarchPi follows no 'arch = sm_NN' line");
+        }
+
+        @Test
+        void usageWithoutFunctionIsAnError() {
+            assertThatThrownBy(() -> parse("""
 
                     Fatbin elf code:
                     ================
@@ -421,28 +431,61 @@ class ResourceUsageParserTest {
                      Common:
                       GLOBAL:0
                       REG:9 STACK:777 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
-                     Function _Z4realPi:
-                      REG:10 STACK:32 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
-                      REG:11 STACK:555 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
-                    """);
-
-            assertThat(parser.records()).containsExactly(
-                    new KernelRecord("libtest.so", arch("sm_90"), "_Z4realPi", 10, 32, false, 0, 0));
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 8: a resource usage line with no 'Function NAME:' line before it");
         }
 
         @Test
-        void newFatbinSectionClearsTheFunctionContext() throws IOException {
-            ResourceUsageParser parser = parse("""
+        void newFatbinSectionClearsTheFunctionContext() {
+            assertThatThrownBy(() -> parse("""
                     Fatbin elf code:
                     arch = sm_90
                      Function _Z4lostPi:
                     Fatbin elf code:
                     arch = sm_80
                       REG:11 STACK:555 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
-                    """);
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 6: a resource usage line with no 'Function NAME:' line before it");
+        }
 
-            assertThat(parser.records()).isEmpty();
-            assertThat(parser.sassArches().get("libtest.so")).containsExactly(arch("sm_80"), arch("sm_90"));
+        @Test
+        void malformedFunctionLineIsAnErrorNotADroppedKernel() {
+            // issue 10: 'Function NAME' without its colon dropped the kernel silently
+            assertThatThrownBy(() -> parse("""
+                    Fatbin elf code:
+                    arch = sm_90
+                     Function _Z4lostPi
+                      REG:11 STACK:555 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 3: unreadable Function line ' Function _Z4lostPi' (expected 'Function NAME:')");
+        }
+
+        @Test
+        void malformedArchLineIsAnError() {
+            assertThatThrownBy(() -> parse("""
+                    Fatbin elf code:
+                    arch  = sm_90
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 2: unreadable arch line 'arch  = sm_90' (expected 'arch = sm_NN')");
+        }
+
+        @Test
+        void hugeNumbersAreRangeErrorsNamingTheLine() {
+            // issue 10: REG over 2^31 and STACK over 2^63 were NumberFormatExceptions naming no file or line
+            assertThatThrownBy(() -> parse("""
+                    Fatbin elf code:
+                    arch = sm_90
+                     Function _Z1fPi:
+                      REG:4294967296 STACK:0 SHARED:0 LOCAL:0
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 4: REG 4294967296 is out of range (at most 65535)");
+            assertThatThrownBy(() -> parse("""
+                    Fatbin elf code:
+                    arch = sm_90
+                     Function _Z1fPi:
+                      REG:8 STACK:99999999999999999999 SHARED:0 LOCAL:0
+                    """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
+                    .hasMessage("line 4: STACK 99999999999999999999 is out of range (at most 4294967295)");
         }
 
         @Test

@@ -184,4 +184,51 @@ class LaunchLogReaderTest {
         assertThatThrownBy(() -> LaunchLogReader.readLibraryLog(wrong, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class).hasMessageContaining("is not a cuda-stack-budget library log");
     }
+
+    @Test
+    void legacyLogListingAKernelTwiceMergesWithoutNullPointer() throws Exception {
+        // issue 10: a two-column log (no dynamic figure) with one kernel twice gave a NullPointerException (exit 3)
+        Path file = write("launch.log", "_Z1kPi\tmain\n_Z1kPi\tworker\n");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
+        assertThat(log.kernels()).singleElement().satisfies(kernel -> {
+            assertThat(kernel.attributions()).containsExactly("main", "worker");
+            assertThat(kernel.maxDynamicShared()).isNull();
+        });
+    }
+
+    @Test
+    void mixedDynamicColumnsMergeKeepingTheKnownFigure() throws Exception {
+        Path file = write("launch.log", "_Z1kPi\tmain\n_Z1kPi\tworker\t64\n_Z1kPi\tthird\n");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
+        assertThat(log.kernels()).singleElement().extracting(LaunchedKernel::maxDynamicShared).isEqualTo(64L);
+    }
+
+    @Test
+    void nulByteInALibraryLogPathIsAMalformedLineNotAnInvalidPathException() throws Exception {
+        // issue 10: InvalidPathException, exit 3
+        Path file = write("libraries.log", "# cuda-stack-budget library log 1\n/lib/a\0b.so\n/lib/ok.so\n");
+        LibraryLog log = LaunchLogReader.readLibraryLog(file, Frontend.PARAMETERS);
+        assertThat(log.libraries()).containsExactly(Path.of("/lib/ok.so"));
+        assertThat(log.warnings()).containsExactly(file + ":2: malformed line skipped: the path holds a NUL byte");
+    }
+
+    @Test
+    void aLongStatusLineIsReadInLinearTime() throws Exception {
+        // issue 10: an 80,000-character '# status:' line took 8 s (a quadratic regular expression)
+        String blanks = " ".repeat(80_000);
+        Path file = write("launch.log", HEADER + "#" + blanks + "status:" + blanks + "x" + blanks + "\n");
+        long start = System.nanoTime();
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
+        assertThat((System.nanoTime() - start) / 1e9).isLessThan(1.0);
+        assertThat(log.statusSummary()).isEqualTo("x");
+    }
+
+    @Test
+    void anEnormousDynamicFigureIsAMalformedLine() throws Exception {
+        Path file = write("launch.log", "_Z1kPi\tmain\t999999999999999999\n");
+        LaunchLog log = LaunchLogReader.readLaunchLog(file, Frontend.PARAMETERS);
+        assertThat(log.kernels()).isEmpty();
+        assertThat(log.warnings()).containsExactly(file + ":1: malformed line skipped: the dynamic shared memory "
+                + "999999999999999999 is more than any device has (at most 4294967295)");
+    }
 }

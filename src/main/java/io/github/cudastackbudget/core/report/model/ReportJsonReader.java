@@ -62,15 +62,26 @@ final class ReportJsonReader {
             devices.add(device(device, violations));
         }
         List<String> warnings = list(root, "warnings", JsonNode::asText);
-        return new ReportModel(version.intValue(), optionalText(root, "engine"), optionalText(root, "deviceOrigin"),
-                root.path("filesProbed").asLong(0), libraries, devices, kernels, violations, warnings,
-                launchedRun(root));
+        List<ReportModel.Unreadable> unreadable = root.has("unreadable") ? list(root, "unreadable", this::unreadable)
+                : List.of();
+        ReportModel model = new ReportModel(version.intValue(), optionalText(root, "engine"),
+                optionalText(root, "deviceOrigin"), root.path("filesProbed").asLong(0), libraries, devices, kernels,
+                violations, warnings, launchedRun(root));
+        return unreadable.isEmpty() ? model : new ReportModel(model.schemaVersion(), model.engine(),
+                model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(), model.kernels(),
+                model.violations(), model.warnings(), model.launched(), model.filesWithDeviceCode(), unreadable);
+    }
+
+    private ReportModel.Unreadable unreadable(JsonNode node) throws InvalidReportException {
+        JsonNode offset = node.get("offset");
+        return new ReportModel.Unreadable(text(node, "path"), offset == null || offset.isNull() ? -1
+                : number(node, "offset"), text(node, "problem"));
     }
 
     private KernelRow kernel(JsonNode node) throws InvalidReportException {
         boolean unknown = node.path("stackUnknown").asBoolean(false);
         return new KernelRow(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
-                text(node, "arch"), (int) number(node, "registers"), unknown ? 0 : number(node, "stack"), unknown,
+                text(node, "arch"), registers(node), unknown ? 0 : number(node, "stack"), unknown,
                 number(node, "shared"), number(node, "local"));
     }
 
@@ -225,10 +236,19 @@ final class ReportJsonReader {
 
     private long number(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
-        if (value == null || !value.canConvertToLong()) {
+        // integral only: 1.5 or 1e30 used to be truncated or clamped silently
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
             throw invalid("'" + field + "' is missing or not a whole number in " + abbreviate(node));
         }
         return value.longValue();
+    }
+
+    private int registers(JsonNode node) throws InvalidReportException {
+        long registers = number(node, "registers");
+        if (registers < 0 || registers > Integer.MAX_VALUE) {
+            throw invalid("'registers' " + registers + " is out of range in " + abbreviate(node));
+        }
+        return (int) registers;
     }
 
     private static Long optionalNumber(JsonNode node, String field) {

@@ -31,11 +31,32 @@ import java.util.TreeSet;
  * @param launched            the launch log the check read (launched mode), else null
  * @param filesWithDeviceCode the files (and JAR entries) that held device code; schema 1 does not store it, so a
  *                            report read from JSON counts the distinct files its libraries came from
+ * @param unreadable          device code that could not be read and was left out (JSON {@code unreadable}, written
+ *                            only when there is some), in input order
  */
 public record ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
         List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
         List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
-        long filesWithDeviceCode) {
+        long filesWithDeviceCode, List<Unreadable> unreadable) {
+
+    /**
+     * A file (or archive member, or JAR entry) with device code that could not be read.
+     *
+     * @param path    the file as named in messages
+     * @param offset  the byte offset of the problem, or -1
+     * @param problem what is wrong, one line
+     */
+    public record Unreadable(String path, long offset, String problem) {
+    }
+
+    /** A report in which every input was read. */
+    public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
+            List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
+            List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
+            long filesWithDeviceCode) {
+        this(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels, violations, warnings,
+                launched, filesWithDeviceCode, List.of());
+    }
 
     /** The only schema version this reader understands. */
     public static final int SCHEMA_VERSION = 1;
@@ -48,6 +69,7 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         kernels = List.copyOf(kernels);
         violations = List.copyOf(violations);
         warnings = List.copyOf(warnings);
+        unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
     }
 
     /** A report whose file count is that of the files its libraries came from. */

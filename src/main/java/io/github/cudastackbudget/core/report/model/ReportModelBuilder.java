@@ -46,7 +46,9 @@ final class ReportModelBuilder {
         List<ViolationReport> violations = result.violations().stream().map(this::violation).toList();
         return new ReportModel(ReportModel.SCHEMA_VERSION, result.engine(), result.deviceOrigin().phrase(),
                 result.filesProbed(), libraries(), result.devices().stream().map(d -> device(d, violations)).toList(),
-                rows(records), violations, result.warnings(), launched(), result.scans().size());
+                rows(records), violations, result.warnings(), launched(), result.scans().size(),
+                result.unreadable().stream().map(u -> new ReportModel.Unreadable(u.source(), u.offset(), u.problem()))
+                        .toList());
     }
 
     private List<LibraryReport> libraries() {
