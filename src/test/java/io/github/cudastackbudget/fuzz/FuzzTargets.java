@@ -50,7 +50,9 @@ public final class FuzzTargets {
     /** A typed exception broke the message contract. */
     public static final class ContractViolation extends AssertionError {
         ContractViolation(String what, Throwable cause) {
-            super(what, cause);
+            super(what + ": " + cause.getMessage(), cause);
+            // the stack of the offending exception: Jazzer tells findings apart by it, one per place that throws
+            setStackTrace(cause.getStackTrace());
         }
     }
 
