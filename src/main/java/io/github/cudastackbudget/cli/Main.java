@@ -22,7 +22,7 @@ public final class Main {
 
     private static final String USAGE = String.join("\n",
             "usage: cuda-stack-budget [options] FILE-OR-DIRECTORY...",
-            "  a directory is scanned with the default patterns (**/*.so, **/*.so.*, **/*.cubin, **/*.fatbin, **/*.o, **/*.a)",
+            "  a directory is scanned with the default patterns (**/*.so, **/*.so.*, **/*.cubin, **/*.fatbin, **/*.o, **/*.a, **/*.dll)",
             "  a .jar (or .zip) file: its entries matching those patterns are read in place (native engine)",
             "  --devices ID,ID          catalog presets (e.g. h200-141gb,l4)",
             "  --device NAME:CC:THREADS an explicit device (e.g. mygpu:9.0:270336); repeatable",

@@ -38,8 +38,8 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     /**
      * What to scan, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top level). Default:
      * {@code ${project.build.directory}} with includes {@code **}/{@code *.so}, {@code **}/{@code *.so.*},
-     * {@code **}/{@code *.cubin}, {@code **}/{@code *.fatbin}, {@code **}/{@code *.o}, {@code **}/{@code *.a}. Files
-     * that are not ELF, fatbin or cubin are skipped quietly.
+     * {@code **}/{@code *.cubin}, {@code **}/{@code *.fatbin}, {@code **}/{@code *.o}, {@code **}/{@code *.a},
+     * {@code **}/{@code *.dll}. Files that are not ELF, PE, fatbin or cubin are skipped quietly.
      */
     @Parameter
     private List<FileSet> libraries;

@@ -14,6 +14,8 @@ public enum BinaryKind {
     FATBIN,
     /** A Unix {@code ar} archive (static library), thin archives included. */
     AR_ARCHIVE,
+    /** A Windows PE/COFF image ({@code .dll}, {@code .exe}; magic {@code MZ}): device code in {@code .nv_fatb}. */
+    PE_IMAGE,
     /** None of the above. */
     UNKNOWN
 }

@@ -32,7 +32,8 @@ import java.util.Objects;
  */
 public final class DeviceCodeDetector {
 
-    static final String NOT_RECOGNISED = "not an ELF file, fatbin or ar archive";
+    static final String NOT_RECOGNISED = "not an ELF file, PE image, fatbin or ar archive";
+    static final String NO_PE_DEVICE_SECTION = "PE image without a .nv_fatb section";
     static final String NO_DEVICE_SECTION = "no .nv_fatbin/__nv_relfatbin section";
 
     private DeviceCodeDetector() {
@@ -102,6 +103,9 @@ public final class DeviceCodeDetector {
         if (ArArchive.isArchive(region)) {
             return BinaryKind.AR_ARCHIVE;
         }
+        if (PeFile.isPe(region)) {
+            return BinaryKind.PE_IMAGE;
+        }
         return BinaryKind.UNKNOWN;
     }
 
@@ -111,6 +115,7 @@ public final class DeviceCodeDetector {
             case HOST_ELF, CUBIN -> elf(region, kind);
             case FATBIN -> Verdict.of(kind, true, "fatbin (magic 0xBA55ED50)");
             case AR_ARCHIVE -> archive(region);
+            case PE_IMAGE -> pe(region);
             case UNKNOWN -> Verdict.of(kind, false, NOT_RECOGNISED);
         };
     }
@@ -154,6 +159,20 @@ public final class DeviceCodeDetector {
             return Verdict.of(kind, false, NO_DEVICE_SECTION);
         }
         return new Verdict(kind, true, elfClass + " with " + sections.names(), List.of(), sections.onlyRelocatable());
+    }
+
+    /** A PE image: device code iff it has a {@code .nv_fatb} section with bytes in the file. */
+    private static Verdict pe(ByteRegion region) throws IOException {
+        PeFile pe;
+        try {
+            pe = PeFile.read(region);
+        } catch (BinaryFormatException e) {
+            return Verdict.of(BinaryKind.PE_IMAGE, false, refused(e));
+        }
+        String format = pe.isPe32Plus() ? "PE32+" : "PE32";
+        boolean any = pe.fatbinSections().stream().anyMatch(section -> section.fileSize() > 0);
+        return any ? Verdict.of(BinaryKind.PE_IMAGE, true, format + " (" + pe.platform() + ") with " + PeFile.NV_FATBIN)
+                : Verdict.of(BinaryKind.PE_IMAGE, false, NO_PE_DEVICE_SECTION);
     }
 
     /** An archive: each ELF or fatbin member is judged like a file; a problem ends the walk, keeping what was found. */

@@ -142,7 +142,7 @@ public final class DeviceCodeReader {
                     blocks.add(tasks);
                 }
             }
-            case FATBIN, HOST_ELF, CUBIN -> {
+            case FATBIN, HOST_ELF, CUBIN, PE_IMAGE -> {
                 blocks.add(collect(region, new ArrayList<>(), false));
                 members.add(null);
             }
@@ -176,6 +176,10 @@ public final class DeviceCodeReader {
             }
             return tasks;
         }
+        if (PeFile.isPe(region)) {
+            collectPe(PeFile.read(region), source, tasks);
+            return tasks;
+        }
         ElfFile elf = ElfFile.read(region);
         if (CubinReader.isCubin(elf)) {
             tasks.add(new Task(source, null, elf));
@@ -204,6 +208,20 @@ public final class DeviceCodeReader {
             }
         }
         return tasks;
+    }
+
+    /** A PE image: the entries of every {@code .nv_fatb} section in section order. */
+    private static void collectPe(PeFile pe, String source, List<Task> tasks) throws BinaryFormatException {
+        List<PeFile.Section> fatbins = pe.fatbinSections();
+        if (fatbins.isEmpty()) {
+            throw new BinaryFormatException(source, -1, "no " + PeFile.NV_FATBIN + " section: the PE image holds no "
+                    + "CUDA device code");
+        }
+        for (PeFile.Section section : fatbins) {
+            for (FatbinWalker.Entry entry : FatbinWalker.entries(pe.contents(section, source))) {
+                tasks.add(new Task(source, entry, null));
+            }
+        }
     }
 
     private List<List<DeviceImage>> run(List<List<Task>> blocks, EntryDecompressor.FileBudget budget)

@@ -14,6 +14,8 @@ package io.github.cudastackbudget.core.binary;
  * @param arch             architecture number (0x1C): 75, 90, 100, 121 ...
  * @param identifier       the identifier string (source path with {@code -G}) up to its first NUL; empty when none
  * @param ptxasOptions     PTX entries: the ptxas options string up to its first NUL (may be empty); null for cubins
+ *                         and for PTX entries whose descriptor is the empty {0, 0} of Windows builds (cuobjdump then
+ *                         prints no {@code ptxasOptions} line)
  * @param flags            the flags word (0x28)
  * @param uncompressedSize uncompressed size (0x38); 0 when not compressed
  */

@@ -157,7 +157,9 @@ public final class FatbinWalker {
                     }
                     long optionsOffset = ElfFile.u32(bytes, at + (int) descriptor);
                     long optionsLength = ElfFile.u32(bytes, at + (int) descriptor + 4);
-                    if (optionsLength > 0) {
+                    if (optionsOffset == 0 && optionsLength == 0) {
+                        options = null; // the empty descriptor of Windows builds: cuobjdump prints no ptxasOptions line
+                    } else if (optionsLength > 0) {
                         options = headerString(bytes, at, headerSize, optionsOffset, optionsLength, source,
                                 fileOffset + descriptor, "ptxas options");
                     }
@@ -174,7 +176,8 @@ public final class FatbinWalker {
     /**
      * The header size is not a fixed set of layouts: it is the 64-byte base plus what the base fields point into, padded
      * to 8 bytes. Seen: 0x40 (nothing more), 0x48 + ptxas options (PTX: 0x50, 0x58, 0x90), 0x48 + the compatibility
-     * blob (cubins for sm_100 and newer: 0x60 to 0x70), 0x40 + the identifier ({@code -G}: 0x68). So the header must be
+     * blob (cubins for sm_100 and newer: 0x60 to 0x70), 0x40 + the identifier ({@code -G}: 0x68), 0x40 + an empty
+     * descriptor {0, 0} (PTX entries without ptxas options built on Windows: 0x48). So the header must be
      * a multiple of 8 of at least 0x40, and every byte past 0x40 must be accounted for by the descriptor at 0x14 (an
      * 8-byte {offset, length} pair and the bytes it names) or the identifier at 0x20/0x24, with at most 8 bytes of
      * padding after the last of them; anything else is an unknown layout and fails.
@@ -203,6 +206,11 @@ public final class FatbinWalker {
             }
             long offset = ElfFile.u32(bytes, at + (int) descriptor);
             long length = ElfFile.u32(bytes, at + (int) descriptor + 4);
+            if (offset == 0 && length == 0) {
+                // an empty descriptor {0, 0}: nvcc on Windows writes it for PTX entries without ptxas options
+                // (header 0x48, descriptor at 0x40; the ONNX Runtime DLL: 184 such entries)
+                offset = descriptor + 8;
+            }
             if (offset < descriptor + 8 || offset > headerSize || length > headerSize - offset) {
                 throw new BinaryFormatException(source, fileOffset + descriptor, "fatbin entry descriptor names "
                         + length + " bytes at 0x" + Long.toHexString(offset) + ", not inside the 0x"

@@ -73,7 +73,9 @@ public final class ResourceUsageText {
                 text.append("identifier = ").append(entry.identifier()).append('\n');
             }
             if (entry.isPtx()) {
-                text.append("ptxasOptions = ").append(entry.ptxasOptions()).append('\n');
+                if (entry.ptxasOptions() != null) {
+                    text.append("ptxasOptions = ").append(entry.ptxasOptions()).append('\n');
+                }
                 return;
             }
         }

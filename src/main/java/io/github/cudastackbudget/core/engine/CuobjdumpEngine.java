@@ -3,15 +3,19 @@ package io.github.cudastackbudget.core.engine;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.binary.BinaryFormatException;
 import io.github.cudastackbudget.core.binary.BinaryKind;
+import io.github.cudastackbudget.core.binary.ByteRegion;
 import io.github.cudastackbudget.core.binary.CubinReader;
 import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.binary.PeFile;
 import io.github.cudastackbudget.core.exec.Executables;
 import io.github.cudastackbudget.core.exec.ToolRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.text.Frontend;
 import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +28,11 @@ import java.util.Optional;
  * Runs {@code cuobjdump --dump-resource-usage FILE} (through commons-exec, with a timeout) and parses its standard
  * output as it streams. The figures come only from that invocation; {@code cuobjdump --version} is run once to
  * describe the tool.
+ *
+ * <p>A Windows PE image ({@code .dll}): cuobjdump on Linux says it "does not contain device code" (cuobjdump 13.0,
+ * recorded), although it reads the image's {@code .nv_fatb} section as a {@code .fatbin} file. So the engine copies
+ * the bytes of every {@code .nv_fatb} section, in section order, to a temporary {@code .fatbin} file, runs cuobjdump on
+ * that and deletes it; records are labelled with the DLL's file name.
  */
 public final class CuobjdumpEngine implements KernelEngine {
 
@@ -103,13 +112,22 @@ public final class CuobjdumpEngine implements KernelEngine {
             }
         }
         ResourceUsageParser parser = new ResourceUsageParser(file.getFileName().toString(), cubinArch);
+        Path extracted = probe.kind() == BinaryKind.PE_IMAGE ? extractFatbin(file) : null;
         ToolRun output;
         try {
-            output = ToolRun.run(executable, List.of("--dump-resource-usage", file.toString()), null, timeout,
-                    parser::accept);
+            output = ToolRun.run(executable, List.of("--dump-resource-usage",
+                    (extracted != null ? extracted : file).toString()), null, timeout, parser::accept);
         } catch (ResourceUsageParser.MalformedOutputException e) {
             throw new EngineException(file + ": cuobjdump printed output this plugin cannot read (" + e.getMessage()
                     + "); report it with the cuobjdump version (" + version + ")", e);
+        } finally {
+            if (extracted != null) {
+                try {
+                    Files.deleteIfExists(extracted);
+                } catch (IOException e) {
+                    extracted.toFile().deleteOnExit();
+                }
+            }
         }
         if (output.timedOut()) {
             throw new EngineException(file + ": cuobjdump did not finish within " + timeout.toSeconds()
@@ -132,5 +150,56 @@ public final class CuobjdumpEngine implements KernelEngine {
         long elapsed = (System.nanoTime() - start) / 1_000_000;
         return new LibraryScan(file, parser.libraries(), parser.records(), parser.sassArches(), parser.ptxArches(),
                 "", elapsed);
+    }
+
+    /**
+     * The {@code .nv_fatb} sections of a PE image, in section order, copied to a temporary {@code .fatbin} file (the
+     * caller deletes it): cuobjdump on Linux does not look inside PE images.
+     */
+    static Path extractFatbin(Path file) throws EngineException {
+        Path extracted = null;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            PeFile pe = PeFile.read(ByteRegion.read(file.toString(), channel));
+            List<PeFile.Section> sections = pe.fatbinSections();
+            if (sections.isEmpty()) {
+                throw new EngineException(file + ": the PE image has no " + PeFile.NV_FATBIN + " section, so it holds "
+                        + "no CUDA device code");
+            }
+            extracted = Files.createTempFile("cuda-stack-budget-", ".fatbin");
+            try (FileChannel out = FileChannel.open(extracted, StandardOpenOption.WRITE)) {
+                for (PeFile.Section section : sections) {
+                    long size = section.fileSize();
+                    if (!pe.region().contains(section.rawOffset(), size)) {
+                        pe.contents(section, file.toString()); // throws the reader's message
+                    }
+                    long done = 0;
+                    while (done < size) {
+                        done += channel.transferTo(section.rawOffset() + done, size - done, out);
+                    }
+                }
+            }
+            return extracted;
+        } catch (BinaryFormatException e) {
+            delete(extracted);
+            throw new EngineException(e.getMessage() + "; cuobjdump reads only the .nv_fatb section of a PE image, "
+                    + "which could not be located", e);
+        } catch (IOException e) {
+            delete(extracted);
+            throw new EngineException(file + ": cannot copy the " + PeFile.NV_FATBIN + " section to a temporary "
+                    + ".fatbin file for cuobjdump: " + e.getMessage(), e);
+        } catch (EngineException e) {
+            delete(extracted);
+            throw e;
+        }
+    }
+
+    private static void delete(Path extracted) {
+        if (extracted != null) {
+            try {
+                Files.deleteIfExists(extracted);
+            } catch (IOException ignored) {
+                extracted.toFile().deleteOnExit();
+            }
+        }
     }
 }

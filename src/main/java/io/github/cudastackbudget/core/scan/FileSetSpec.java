@@ -15,7 +15,7 @@ public record FileSetSpec(Path directory, List<String> includes, List<String> ex
 
     /** What {@code check} scans when no {@code libraries} are configured. */
     public static final List<String> DEFAULT_INCLUDES = List.of("**/*.so", "**/*.so.*", "**/*.cubin", "**/*.fatbin",
-            "**/*.o", "**/*.a");
+            "**/*.o", "**/*.a", "**/*.dll");
 
     public FileSetSpec {
         Objects.requireNonNull(directory, "directory");
