@@ -52,7 +52,7 @@ public final class DeviceCodeDetector {
 
         /** Device code (by its structure) that cannot be read: counted as device code, so that it is never skipped. */
         static Verdict unreadable(BinaryKind kind, DeviceCodeProbe.Unreadable why) {
-            return new Verdict(kind, true, why.message(), List.of(), false, why);
+            return new Verdict(kind, true, why.problem(), List.of(), false, why);
         }
     }
 

@@ -12,14 +12,21 @@ import java.util.Objects;
  * @param label  the library label of the file: its file name, or the label given for in-memory content
  * @param kind   what the file is (never {@link BinaryKind#UNKNOWN})
  * @param blocks the blocks in file order
+ * @param platform the platform the file is built for ({@link Platforms}): {@code linux-x86_64}, {@code windows-x86_64}
  */
-public record DeviceCodeListing(String source, String label, BinaryKind kind, List<Block> blocks) {
+public record DeviceCodeListing(String source, String label, BinaryKind kind, List<Block> blocks, String platform) {
 
     public DeviceCodeListing {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(label, "label");
         Objects.requireNonNull(kind, "kind");
         blocks = List.copyOf(blocks);
+        platform = platform == null ? Platforms.UNKNOWN : platform;
+    }
+
+    /** A listing whose platform is unknown. */
+    public DeviceCodeListing(String source, String label, BinaryKind kind, List<Block> blocks) {
+        this(source, label, kind, blocks, Platforms.UNKNOWN);
     }
 
     /**

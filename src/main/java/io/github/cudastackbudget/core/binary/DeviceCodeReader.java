@@ -156,7 +156,13 @@ public final class DeviceCodeReader {
             result.add(new DeviceCodeListing.Block(member, member == null ? label : label + "(" + member + ")",
                     images.get(i)));
         }
-        return new DeviceCodeListing(source, label, kind, result);
+        java.util.Set<String> hosts = new java.util.TreeSet<>();
+        blocks.forEach(tasks -> tasks.forEach(task -> {
+            if (task.entry() != null) {
+                hosts.add(task.entry().header().host());
+            }
+        }));
+        return new DeviceCodeListing(source, label, kind, result, Platforms.of(kind, Platforms.cpu(region), hosts));
     }
 
     /** One image to decode: a fatbin entry, or a bare cubin when {@code entry} is null. */

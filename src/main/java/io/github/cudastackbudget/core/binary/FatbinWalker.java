@@ -84,6 +84,31 @@ public final class FatbinWalker {
         return entries;
     }
 
+    /**
+     * The flags word of the first entry, reading only the bytes up to it (zero words skipped, one container header):
+     * for telling a file's host without walking it; -1 when there is no entry.
+     */
+    static long firstEntryFlags(ByteRegion region) throws BinaryFormatException {
+        long position = 0;
+        while (true) {
+            while (region.contains(position, 8) && region.slice(position, 8).getLong(0) == 0) {
+                position += 8;
+            }
+            if (!region.contains(position, CONTAINER_HEADER) || region.slice(position, 4).getInt(0) != MAGIC) {
+                return -1;
+            }
+            long entriesSize = region.slice(position + 8, 8).getLong(0);
+            long entry = position + CONTAINER_HEADER;
+            if (entriesSize >= 0x30 && region.contains(entry, 0x30)) {
+                return region.slice(entry + 0x28, 8).getLong(0);
+            }
+            if (entriesSize != 0) {
+                return -1;
+            }
+            position = entry; // an empty container
+        }
+    }
+
     private static void readEntries(ByteRegion region, ByteBuffer bytes, long start, long end, List<Entry> entries)
             throws BinaryFormatException {
         String source = region.source();

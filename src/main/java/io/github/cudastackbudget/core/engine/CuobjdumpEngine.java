@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.binary.ByteRegion;
 import io.github.cudastackbudget.core.binary.CubinReader;
 import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
 import io.github.cudastackbudget.core.binary.PeFile;
+import io.github.cudastackbudget.core.binary.Platforms;
 import io.github.cudastackbudget.core.exec.Executables;
 import io.github.cudastackbudget.core.exec.ToolRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
@@ -148,8 +149,14 @@ public final class CuobjdumpEngine implements KernelEngine {
                     + "; the figures cannot be trusted");
         }
         long elapsed = (System.nanoTime() - start) / 1_000_000;
+        String platform;
+        try {
+            platform = Platforms.of(file);
+        } catch (IOException e) {
+            platform = LibraryScan.UNKNOWN_PLATFORM;
+        }
         return new LibraryScan(file, parser.libraries(), parser.records(), parser.sassArches(), parser.ptxArches(),
-                "", elapsed);
+                "", elapsed).withPlatform(platform);
     }
 
     /**

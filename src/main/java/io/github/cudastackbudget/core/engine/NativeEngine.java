@@ -157,7 +157,8 @@ public final class NativeEngine implements KernelEngine {
                     + "file is a " + noun(listing.kind()) + " with device code sections; the figures cannot be trusted");
         }
         long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
-        return new LibraryScan(path, new ArrayList<>(libraries), records, sass, ptx, "", elapsed, ptxEntries, true);
+        return new LibraryScan(path, new ArrayList<>(libraries), records, sass, ptx, "", elapsed, ptxEntries, true,
+                null, listing.platform());
     }
 
     private static String noun(BinaryKind kind) {

@@ -27,11 +27,16 @@ import java.util.TreeSet;
  *                      no, so the map is empty and says nothing)
  * @param jarEntry      the JAR entry the bytes came from (the scan of a library read in place inside a JAR, whose
  *                      {@code path} is the JAR), or null for a file on disk
+ * @param platform      the platform the file is built for: {@code linux-x86_64}, {@code windows-x86_64} (the fatbin's
+ *                      host flags and the file format), {@code unknown} for a bare cubin or when not known
  */
 public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
         Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
         long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown,
-        JarEntry jarEntry) {
+        JarEntry jarEntry, String platform) {
+
+    /** The platform of a scan that does not say. */
+    public static final String UNKNOWN_PLATFORM = "unknown";
 
     /**
      * A library read in place inside a JAR.
@@ -54,6 +59,16 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
         ptxArches = immutableCopy(ptxArches);
         usedBy = usedBy == null ? "" : usedBy;
         ptxEntries = immutableEntries(ptxEntries == null ? Map.of() : ptxEntries);
+        platform = platform == null || platform.isEmpty() ? UNKNOWN_PLATFORM : platform;
+    }
+
+    /** A scan whose platform is not known. */
+    public LibraryScan(Path path, List<String> libraries, List<KernelRecord> records,
+            Map<String, SortedSet<GpuArch>> sassArches, Map<String, SortedSet<GpuArch>> ptxArches, String usedBy,
+            long elapsedMillis, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries, boolean ptxEntriesKnown,
+            JarEntry jarEntry) {
+        this(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, ptxEntries, ptxEntriesKnown,
+                jarEntry, UNKNOWN_PLATFORM);
     }
 
     /** A scan of a file on disk. */
@@ -98,13 +113,19 @@ public record LibraryScan(Path path, List<String> libraries, List<KernelRecord> 
     /** The same scan attributed to {@code owner}. */
     public LibraryScan withUsedBy(String owner) {
         return new LibraryScan(path, libraries, records, sassArches, ptxArches, owner, elapsedMillis, ptxEntries,
-                ptxEntriesKnown, jarEntry);
+                ptxEntriesKnown, jarEntry, platform);
+    }
+
+    /** The same scan for {@code newPlatform}. */
+    public LibraryScan withPlatform(String newPlatform) {
+        return new LibraryScan(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, ptxEntries,
+                ptxEntriesKnown, jarEntry, newPlatform);
     }
 
     /** The same scan marked as read from a JAR entry. */
     public LibraryScan fromJarEntry(JarEntry entry) {
         return new LibraryScan(path, libraries, records, sassArches, ptxArches, usedBy, elapsedMillis, ptxEntries,
-                ptxEntriesKnown, Objects.requireNonNull(entry, "entry"));
+                ptxEntriesKnown, Objects.requireNonNull(entry, "entry"), platform);
     }
 
     /** The name progress lines and the file count use: the JAR entry's label, else the file name. */

@@ -119,6 +119,7 @@ public final class JsonReportWriter {
         json.writeNumberField("maxStack", library.maxStack());
         writeKernel(json, "worstKernel", library.worstKernel());
         json.writeStringField("usedBy", library.usedBy());
+        json.writeStringField("platform", library.platform());
         if (library.foundThroughLibraryLog()) {
             json.writeStringField("foundThrough", LIBRARY_LOG);
         }

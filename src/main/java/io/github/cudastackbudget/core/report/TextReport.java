@@ -158,6 +158,7 @@ public final class TextReport {
                         + String.join(", ", library.sassArches()) + (library.ptxArches().isEmpty() ? ""
                                 : "; PTX " + String.join(", ", library.ptxArches())) + ")");
                 out.add("    path:    " + library.path());
+                out.add("    platform: " + library.platform());
                 out.add("    used by: " + (library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy()));
             }
         }

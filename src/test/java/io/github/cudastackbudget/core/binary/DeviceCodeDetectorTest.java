@@ -195,7 +195,7 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("truncated.so", prefix));
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).isEqualTo(length < 16 ? "truncated ELF header"
                     : "truncated ELF header (" + length + " of 64 bytes)");
         }
@@ -207,7 +207,7 @@ class DeviceCodeDetectorTest {
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-shoff.o", elf));
 
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).isEqualTo("section header table offset 0x" + Long.toHexString(elf.length + 1000L)
                     + " lies beyond the end of the " + elf.length + "-byte image (truncated?)");
         }
@@ -219,7 +219,7 @@ class DeviceCodeDetectorTest {
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("huge-shoff.o", elf));
 
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).isEqualTo("section header table offset 0xfffffffffffffff8 lies beyond the end of "
                     + "the " + elf.length + "-byte image (truncated?)");
         }
@@ -231,7 +231,7 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("half.so", Arrays.copyOf(whole, whole.length / 2)));
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).startsWith("section header table offset 0x").endsWith("(truncated?)");
         }
 
@@ -242,7 +242,7 @@ class DeviceCodeDetectorTest {
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-strtab.o", elf));
 
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).startsWith("section name string table (section 2, ")
                     .endsWith("reaches beyond the end of the " + elf.length + "-byte image (truncated?)");
         }
@@ -254,7 +254,7 @@ class DeviceCodeDetectorTest {
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad-shstrndx.o", elf));
 
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).isEqualTo("section name string table index 99 is not one of the 3 sections");
         }
 
@@ -277,7 +277,7 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("class7.o", elf));
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.HOST_ELF);
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).isEqualTo("unknown ELF class 7 (1 = ELF32 and 2 = ELF64 are known)");
         }
     }
@@ -449,17 +449,17 @@ class DeviceCodeDetectorTest {
         }
 
         @Test
-        void truncatedArchiveKeepsWhatItFound() throws IOException {
+        void truncatedArchiveIsUnreadableDeviceCode() throws IOException {
             byte[] whole = Files.readAllBytes(real("libframes.a"));
             byte[] cut = Arrays.copyOf(whole, whole.length - 100); // cuts into the last member
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("cut.a", cut));
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
-            assertThat(probe.membersWithDeviceCode()).containsExactly("frames.o");
-            assertThat(probe.detail()).startsWith("ar archive, 1 of 1 ELF members with device code; at offset 0x")
-                    .endsWith(": archive member size '1128' is not a size that fits the " + cut.length
-                            + "-byte archive (truncated?)");
+            assertThat(probe.isUnreadable()).isTrue();
+            assertThat(probe.hasDeviceCode()).as("read (and refused) by the reader, never skipped").isTrue();
+            assertThat(probe.detail()).isEqualTo("archive member size '1128' is not a size that fits the " + cut.length
+                    + "-byte archive (truncated?)");
         }
 
         @Test
@@ -470,7 +470,7 @@ class DeviceCodeDetectorTest {
 
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("cut-member.a", cut));
 
-            assertThat(probe.hasDeviceCode()).isFalse();
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
             assertThat(probe.detail()).contains("truncated");
         }
 
@@ -482,9 +482,10 @@ class DeviceCodeDetectorTest {
             DeviceCodeProbe probe = DeviceCodeDetector.probe(write("bad.a", archive));
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.AR_ARCHIVE);
-            assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("ar archive, no member with device code (0 ELF members); at offset "
-                    + "0x42: archive member header does not end with the `\\n terminator");
+            assertThat(probe.isUnreadable()).as("issue 10: device code that cannot be read, never 'no device code'").isTrue();
+            assertThat(probe.detail()).isEqualTo("archive member header does not end with the `\\n terminator");
+            assertThat(probe.unreadable().message()).isEqualTo(probe.file() + ": at offset 0x42: archive member header "
+                    + "does not end with the `\\n terminator");
         }
     }
 

@@ -454,7 +454,7 @@ public final class HtmlReportWriter {
             return;
         }
         add("<div class=\"scroll\"><table class=\"libs sortable\"><thead><tr><th>Library</th>",
-                "<th class=\"num\">Functions</th><th class=\"num\">Records</th><th>SASS</th><th>PTX</th>",
+                "<th class=\"num\">Functions</th><th class=\"num\">Records</th><th>Platform</th><th>SASS</th><th>PTX</th>",
                 "<th class=\"num\">Worst frame</th><th>Worst kernel</th><th>Used by</th></tr></thead>\n<tbody>\n");
         for (LibraryReport library : model.libraries()) {
             KernelRow worst = library.worstKernel();
@@ -463,6 +463,7 @@ public final class HtmlReportWriter {
                             + "file sets; the launch's library log named it\">library log</span>" : "",
                     "<div class=\"sub path\">", e(library.path()), "</div></td><td class=\"num\">",
                     Figures.grouped(library.kernels()), "</td><td class=\"num\">", Figures.grouped(library.records()),
+                    "</td><td class=\"platform\">", e(library.platform()),
                     "</td><td>", e(String.join(", ", library.sassArches())), "</td><td>",
                     library.ptxArches().isEmpty() ? "\u2013" : e(String.join(", ", library.ptxArches())),
                     "</td><td class=\"num\" data-sort=\"", String.valueOf(library.maxStack()), "\">",

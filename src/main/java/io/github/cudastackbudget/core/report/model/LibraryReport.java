@@ -17,10 +17,20 @@ import java.util.Objects;
  * @param usedBy      what uses it ({@code groupId:artifactId:version}), empty when not attributed
  * @param foundThroughLibraryLog true when the launch's library log named it and it lies outside the configured file
  *                               sets
+ * @param platform    the platform the library is built for: {@code linux-x86_64}, {@code windows-x86_64},
+ *                    {@code unknown} (a bare cubin, or a report written before platforms were reported)
  */
 public record LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
         List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
-        boolean foundThroughLibraryLog) {
+        boolean foundThroughLibraryLog, String platform) {
+
+    /** A library whose platform is not known. */
+    public LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
+            List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
+            boolean foundThroughLibraryLog) {
+        this(path, library, kernels, records, sassArches, ptxArches, maxStack, worstKernel, usedBy,
+                foundThroughLibraryLog, "unknown");
+    }
 
     public LibraryReport {
         Objects.requireNonNull(path, "path");
@@ -28,6 +38,7 @@ public record LibraryReport(String path, String library, long kernels, long reco
         sassArches = List.copyOf(sassArches);
         ptxArches = List.copyOf(ptxArches);
         usedBy = usedBy == null ? "" : usedBy;
+        platform = platform == null || platform.isEmpty() ? "unknown" : platform;
     }
 
     /** A library found through the configured file sets. */

@@ -105,7 +105,7 @@ final class ReportJsonReader {
                 node.path("records").asLong(0), list(node, "arches", JsonNode::asText),
                 node.has("ptxArches") ? list(node, "ptxArches", JsonNode::asText) : List.of(),
                 node.path("maxStack").asLong(0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
-                LIBRARY_LOG.equals(optionalText(node, "foundThrough")));
+                LIBRARY_LOG.equals(optionalText(node, "foundThrough")), optionalText(node, "platform"));
     }
 
     private FunctionNote note(JsonNode node) throws InvalidReportException {

@@ -59,7 +59,8 @@ final class ReportModelBuilder {
                 LibraryFigures figures = LibraryFigures.of(scan, library);
                 libraries.add(new LibraryReport(scan.path().toString(), library, figures.functions(), figures.records(),
                         labels(scan.sassArchesOf(library), false), labels(scan.ptxArchesOf(library), true),
-                        figures.maxStack(), row(figures.worstWithFrame()), scan.usedBy(), foundThroughLibraryLog));
+                        figures.maxStack(), row(figures.worstWithFrame()), scan.usedBy(), foundThroughLibraryLog,
+                        scan.platform()));
             }
         }
         return libraries;
