@@ -340,6 +340,6 @@ class NativeFormatErrorsTest {
     @Test
     void neitherElfNorFatbinNorArchive() throws Exception {
         Path file = Files.write(tmp.resolve("notes.so"), "just text\n".getBytes(StandardCharsets.US_ASCII));
-        assertFails(file, 0, "not an ELF file, fatbin or ar archive");
+        assertFails(file, 0, "not an ELF file, PE image, fatbin or ar archive");
     }
 }
