@@ -31,7 +31,7 @@ public final class LocalGpuDetector {
         StringBuilder csv = new StringBuilder();
         ToolRun run = ToolRun.run(tool.get(), List.of("--query-gpu=index,name,compute_cap,memory.total",
                 "--format=csv,noheader,nounits"), null, Duration.ofSeconds(20), line -> csv.append(line).append('\n'));
-        if (run.failure() != null || run.timedOut() || run.exitCode() != 0) {
+        if (run.failure() != null || run.timedOut() || run.refused() != null || run.exitCode() != 0) {
             return List.of();
         }
         return parse(csv.toString());

@@ -13,6 +13,7 @@ import io.github.cudastackbudget.core.exec.ToolRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.text.Frontend;
 import io.github.cudastackbudget.core.text.Option;
+import io.github.cudastackbudget.core.text.Printable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -42,6 +43,7 @@ public final class CuobjdumpEngine implements KernelEngine {
 
     private final Path executable;
     private final Duration timeout;
+    private static final int MAX_VERSION_LINES = 50;
     private final String version;
     private final Frontend frontend;
 
@@ -66,11 +68,32 @@ public final class CuobjdumpEngine implements KernelEngine {
                     + frontend.howToSet(Option.CUOBJDUMP, "/usr/local/cuda/bin/cuobjdump"));
         }
         List<String> lines = new ArrayList<>();
-        ToolRun run = ToolRun.run(executable, List.of("--version"), null, Duration.ofSeconds(30), lines::add);
+        // the configured limit holds for --version too; the first lines are all a version text has
+        ToolRun run = ToolRun.run(executable, List.of("--version"), null, timeout, line -> {
+            if (lines.size() < MAX_VERSION_LINES) {
+                lines.add(line);
+            }
+        });
+        if (run.timedOut()) {
+            throw new EngineException("cuobjdump '" + executable + "' did not answer --version within "
+                    + timeout.toSeconds() + " s: check that it is a working cuobjdump, or raise the limit ("
+                    + frontend.howToSet(Option.TIMEOUT, Long.toString(Math.max(60, 2 * timeout.toSeconds()))) + ")");
+        }
+        if (run.refused() != null) {
+            throw new EngineException("cuobjdump '" + executable + "' " + run.refused() + " for --version and was "
+                    + "stopped: point it at the cuobjdump of a CUDA toolkit, e.g. "
+                    + frontend.howToSet(Option.CUOBJDUMP, "/usr/local/cuda/bin/cuobjdump"));
+        }
         if (run.failure() != null || run.exitCode() != 0) {
             throw new EngineException("cuobjdump '" + executable + "' failed on --version ("
                     + (run.failure() != null ? run.failure().getMessage() : "exit " + run.exitCode()) + ")"
-                    + run.stderrFirstLine());
+                    + Printable.of(run.stderrFirstLine()));
+        }
+        if (lines.stream().noneMatch(line -> line.contains("cuobjdump") || line.contains("Cuda compilation tools"))) {
+            throw new EngineException("cuobjdump '" + executable + "' printed no cuobjdump version for --version ("
+                    + (lines.isEmpty() ? "nothing" : "'" + Printable.of(lines.get(0)) + "'") + "): point it at "
+                    + "the cuobjdump of a CUDA toolkit, e.g. "
+                    + frontend.howToSet(Option.CUOBJDUMP, "/usr/local/cuda/bin/cuobjdump"));
         }
         String version = lines.stream().filter(line -> line.contains("release") || line.contains("V1"))
                 .reduce((first, second) -> second).map(String::strip).orElse("version unknown");
@@ -135,13 +158,23 @@ public final class CuobjdumpEngine implements KernelEngine {
                     + " s; raise the limit (" + frontend.howToSet(Option.TIMEOUT, Long.toString(2 * timeout.toSeconds()))
                     + ") or check the file");
         }
+        if (output.refused() != null) {
+            throw new EngineException(file + ": cuobjdump " + output.refused() + " and was stopped; the figures "
+                    + "cannot be trusted (report it with the cuobjdump version: " + version + ")");
+        }
         if (output.failure() != null) {
             throw new EngineException(file + ": cuobjdump could not be run: " + output.failure().getMessage(),
                     output.failure());
         }
         if (output.exitCode() != 0) {
             throw new EngineException(file + ": cuobjdump failed (exit " + output.exitCode() + ")"
-                    + output.stderrFirstLine() + "; the file has device code, so the figures cannot be trusted");
+                    + Printable.of(output.stderrFirstLine(), 300)
+                    + "; the file has device code, so the figures cannot be trusted");
+        }
+        String error = errorLine(output.stderr());
+        if (error != null) {
+            throw new EngineException(file + ": cuobjdump exited 0 but reported an error ('" + Printable.of(error, 300)
+                    + "'); the figures cannot be trusted");
         }
         if (parser.sections() == 0) {
             throw new EngineException(file + ": cuobjdump described no device code although the file has "
@@ -198,6 +231,20 @@ public final class CuobjdumpEngine implements KernelEngine {
             delete(extracted);
             throw e;
         }
+    }
+
+    /** The first line of standard error that reports an error or a fatal condition, else null. */
+    static String errorLine(String stderr) {
+        if (stderr == null) {
+            return null;
+        }
+        for (String line : stderr.split("\n")) {
+            String lower = line.toLowerCase(java.util.Locale.ROOT);
+            if (lower.contains("fatal") || lower.contains("error")) {
+                return line.strip();
+            }
+        }
+        return null;
     }
 
     private static void delete(Path extracted) {

@@ -13,7 +13,6 @@ import org.apache.commons.exec.CommandLine;
 import org.apache.commons.exec.DefaultExecutor;
 import org.apache.commons.exec.ExecuteException;
 import org.apache.commons.exec.ExecuteWatchdog;
-import org.apache.commons.exec.LogOutputStream;
 import org.apache.commons.exec.PumpStreamHandler;
 
 /**
@@ -26,9 +25,16 @@ import org.apache.commons.exec.PumpStreamHandler;
  * @param timedOut true when it was still running at the timeout (it was then killed; whatever exit status or output
  *                 it ended with is incomplete)
  * @param failure  why it could not start or be read, else null
+ * @param refused  why its output was refused and the tool stopped early (a line longer than {@link #MAX_LINE} bytes,
+ *                 more than {@link #MAX_OUTPUT} bytes in all), else null; its exit status and output are then
+ *                 incomplete
  */
-public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException failure) {
+public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException failure, String refused) {
 
+    /** The longest line of standard output passed on: real tools' lines are far shorter (a mangled name). */
+    public static final int MAX_LINE = 1 << 20;
+    /** The most standard output read from one run: 27 times what cuobjdump prints for the largest library seen. */
+    public static final long MAX_OUTPUT = 1L << 30;
     private static final int MAX_STDERR = 64 * 1024;
     private static final Duration STREAM_STOP_TIMEOUT = Duration.ofSeconds(5);
 
@@ -42,7 +48,12 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
      */
     public static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
             Consumer<String> stdout) {
-        return run(executable, arguments, stdin, timeout, stdout, tool -> { });
+        return run(executable, arguments, stdin, timeout, stdout, tool -> { }, MAX_LINE, MAX_OUTPUT);
+    }
+
+    static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
+            Consumer<String> stdout, Consumer<Process> afterDescendantsKilled) {
+        return run(executable, arguments, stdin, timeout, stdout, afterDescendantsKilled, MAX_LINE, MAX_OUTPUT);
     }
 
     /**
@@ -50,26 +61,18 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
      * has killed the tool's descendants and before it stops the tool itself (tests use it to let a wrapper script
      * react to its child's death first, which a loaded machine does at random).
      */
+    /**
+     * The full form: {@code maxLine} and {@code maxOutput} bound what standard output may hold (tests lower them).
+     * A consumer failure or refused output stops the tool at once (with its descendants): nothing it prints after can
+     * change the verdict, and a tool that floods its output must not keep the build waiting until the timeout.
+     */
     static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
-            Consumer<String> stdout, Consumer<Process> afterDescendantsKilled) {
+            Consumer<String> stdout, Consumer<Process> afterDescendantsKilled, int maxLine, long maxOutput) {
         CommandLine command = new CommandLine(executable.toFile());
         arguments.forEach(argument -> command.addArgument(argument, false));
-        RuntimeException[] consumerFailure = new RuntimeException[1];
-        OutputStream lines = new LogOutputStream(0, StandardCharsets.UTF_8) {
-            @Override
-            protected void processLine(String line, int level) {
-                if (consumerFailure[0] != null) {
-                    return;
-                }
-                try {
-                    stdout.accept(line);
-                } catch (RuntimeException e) {
-                    consumerFailure[0] = e;
-                }
-            }
-        };
-        BoundedBuffer stderr = new BoundedBuffer(MAX_STDERR);
         TreeKillingWatchdog watchdog = new TreeKillingWatchdog(timeout, afterDescendantsKilled);
+        LineStream lines = new LineStream(stdout, maxLine, maxOutput, watchdog::stopEarly);
+        BoundedBuffer stderr = new BoundedBuffer(MAX_STDERR);
         DefaultExecutor executor = DefaultExecutor.builder().get();
         PumpStreamHandler streams = stdin == null ? new PumpStreamHandler(lines, stderr)
                 : new PumpStreamHandler(lines, stderr, new ByteArrayInputStream(stdin));
@@ -90,17 +93,113 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
         }
         boolean timedOut = watchdog.timedOut();
         if (!timedOut) {
-            try {
-                lines.close();
-            } catch (IOException ignored) {
-                // closing flushes the last unterminated line into the consumer; nothing else can fail here
+            if (lines.refused() == null) {
+                lines.flushLastLine();
             }
-            if (consumerFailure[0] != null) {
-                throw consumerFailure[0];
+            if (lines.consumerFailure() != null) {
+                throw lines.consumerFailure();
             }
         }
         // the watchdog's own verdict, not killedProcess(): see TreeKillingWatchdog
-        return new ToolRun(exitCode, stderr.text(), timedOut, failure);
+        return new ToolRun(exitCode, stderr.text(), timedOut, failure, timedOut ? null : lines.refused());
+    }
+
+    /**
+     * Standard output split into lines ({@code \n}, a trailing {@code \r} dropped; UTF-8) for the consumer, with a
+     * bound on the line length and on the total; what breaks a bound, or a consumer failure, stops the tool.
+     */
+    private static final class LineStream extends OutputStream {
+        private final Consumer<String> consumer;
+        private final int maxLine;
+        private final long maxOutput;
+        private final Runnable stop;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+        private long total;
+        private volatile String refused;
+        private volatile RuntimeException consumerFailure;
+
+        LineStream(Consumer<String> consumer, int maxLine, long maxOutput, Runnable stop) {
+            this.consumer = consumer;
+            this.maxLine = maxLine;
+            this.maxOutput = maxOutput;
+            this.stop = stop;
+        }
+
+        String refused() {
+            return refused;
+        }
+
+        RuntimeException consumerFailure() {
+            return consumerFailure;
+        }
+
+        private boolean done() {
+            return refused != null || consumerFailure != null;
+        }
+
+        @Override
+        public synchronized void write(int value) {
+            write(new byte[] {(byte) value}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) {
+            if (done()) {
+                return;
+            }
+            total += length;
+            if (total > maxOutput) {
+                refuse("printed more than " + maxOutput + " bytes of output");
+                return;
+            }
+            int start = offset;
+            int end = offset + length;
+            for (int i = offset; i < end && !done(); i++) {
+                if (bytes[i] == '\n') {
+                    append(bytes, start, i - start);
+                    if (!done()) {
+                        emit();
+                    }
+                    start = i + 1;
+                }
+            }
+            if (!done() && start < end) {
+                append(bytes, start, end - start);
+            }
+        }
+
+        private void append(byte[] bytes, int offset, int length) {
+            if (line.size() + (long) length > maxLine) {
+                refuse("printed a line longer than " + maxLine + " bytes");
+                return;
+            }
+            line.write(bytes, offset, length);
+        }
+
+        private void emit() {
+            byte[] bytes = line.toByteArray();
+            line.reset();
+            int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+            try {
+                consumer.accept(new String(bytes, 0, length, StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                consumerFailure = e;
+                stop.run();
+            }
+        }
+
+        private void refuse(String why) {
+            refused = why;
+            line.reset();
+            stop.run();
+        }
+
+        /** Passes on the last line when the tool ended without a line break. */
+        synchronized void flushLastLine() {
+            if (!done() && line.size() > 0) {
+                emit();
+            }
+        }
     }
 
     /** {@code ": first line of stderr"}, or empty when it printed nothing. */
@@ -127,6 +226,7 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
         private final Consumer<Process> afterDescendantsKilled;
         private Process process;
         private boolean timedOut;
+        private boolean stoppedEarly;
 
         @SuppressWarnings("deprecation") // the builder cannot make a subclass; the millisecond constructor is the same
         TreeKillingWatchdog(Duration timeout, Consumer<Process> afterDescendantsKilled) {
@@ -143,7 +243,7 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
         @Override
         public synchronized void timeoutOccured(org.apache.commons.exec.Watchdog watchdog) {
             // a tool that ended by itself before this point (stop() clears isWatching()) finished in time
-            if (process != null && isWatching() && process.isAlive()) {
+            if (process != null && isWatching() && process.isAlive() && !stoppedEarly) {
                 timedOut = true;
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 afterDescendantsKilled.accept(process);
@@ -156,7 +256,20 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
          * calls the synchronized {@link #stop()} after the tool ended, so a timeout being handled has finished by then.
          */
         synchronized boolean timedOut() {
-            return timedOut || killedProcess();
+            return timedOut || (killedProcess() && !stoppedEarly);
+        }
+
+        /** Stops the tool and its descendants now, for a reason of the reader's (not the timeout). */
+        void stopEarly() {
+            Process toStop;
+            synchronized (this) {
+                stoppedEarly = true;
+                toStop = process;
+            }
+            if (toStop != null) {
+                toStop.descendants().forEach(ProcessHandle::destroyForcibly);
+                toStop.destroyForcibly();
+            }
         }
     }
 

@@ -134,4 +134,56 @@ class ToolRunTest {
         assertThat(run.exitCode()).isEqualTo(128 + 9);
         assertThat(hookCalls).hasValue(0);
     }
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void lineLongerThanTheLimitIsRefusedAndTheToolStopped() throws Exception {
+        Path tool = script("echo first\nexec tr '\\000' x < /dev/zero");
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        long start = System.nanoTime();
+
+        ToolRun run = ToolRun.run(tool, List.of(), null, GENEROUS, lines::add, process -> { }, 1000, 1L << 30);
+
+        assertThat(run.refused()).isEqualTo("printed a line longer than 1000 bytes");
+        assertThat(run.timedOut()).isFalse();
+        assertThat(lines).containsExactly("first");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void outputBeyondTheTotalLimitIsRefusedAndTheToolStopped() throws Exception {
+        Path tool = script("exec yes line");
+        AtomicInteger count = new AtomicInteger();
+
+        ToolRun run = ToolRun.run(tool, List.of(), null, GENEROUS, line -> count.incrementAndGet(), process -> { },
+                1000, 1_000_000);
+
+        assertThat(run.refused()).isEqualTo("printed more than 1000000 bytes of output");
+        assertThat(run.timedOut()).isFalse();
+        // no more lines than fit the limit ("line\n" is 5 bytes)
+        assertThat(count.get()).isBetween(1, 200_000);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void consumerFailureStopsAToolThatWouldRunOnAtOnce() throws Exception {
+        Path tool = script("exec yes bad");
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> ToolRun.run(tool, List.of(), null, GENEROUS, line -> {
+            throw new IllegalStateException("unreadable line " + line);
+        })).isInstanceOf(IllegalStateException.class).hasMessage("unreadable line bad");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void crlfLineEndsAndALastLineWithoutBreakArePassedOn() throws Exception {
+        Path tool = script("printf 'one\\r\\ntwo\\n\\nthree'");
+        List<String> lines = new ArrayList<>();
+
+        ToolRun run = ToolRun.run(tool, List.of(), null, GENEROUS, lines::add);
+
+        assertThat(run.refused()).isNull();
+        assertThat(lines).containsExactly("one", "two", "", "three");
+    }
 }
