@@ -23,13 +23,22 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
  * @param stored     true when the entry is stored without compression (it can then be mapped)
  * @param dataOffset where a stored entry's bytes start in the JAR
  * @param crc        the entry's CRC-32 from the JAR's directory
+ * @param compressedSize the entry's size in the JAR, compressed (its size for a stored entry)
  * @param usedBy     who ships the JAR
  */
 public record JarEntryLibrary(Path jar, JarEntryLibrary container, String entryName, long size, boolean stored,
-        long dataOffset, long crc, String usedBy) {
+        long dataOffset, long crc, long compressedSize, String usedBy) {
 
     /** Entries larger than this cannot be held in one buffer. */
     public static final long MAX_ENTRY_BYTES = Integer.MAX_VALUE - 8L;
+    /**
+     * The most a compressed entry may expand, for entries above {@link #RATIO_FLOOR}: native libraries deflate 1.6:1
+     * to 3:1 (the ONNX Runtime GPU JAR's four natives), DEFLATE itself reaches about 1,032:1 on zeros. An entry that
+     * claims more is a ZIP bomb or a damaged JAR and is refused before a byte is inflated.
+     */
+    public static final long MAX_RATIO = 100;
+    /** Entries up to this size are inflated whatever their ratio: they cannot exhaust memory. */
+    public static final long RATIO_FLOOR = 16L << 20;
 
     public JarEntryLibrary {
         Objects.requireNonNull(jar, "jar");
@@ -79,6 +88,11 @@ public record JarEntryLibrary(Path jar, JarEntryLibrary container, String entryN
     public ByteBuffer read() throws IOException {
         if (size > MAX_ENTRY_BYTES) {
             throw new IOException(location() + " is " + size + " bytes, more than one buffer holds");
+        }
+        if (!stored && size > RATIO_FLOOR && (compressedSize <= 0 || size / compressedSize >= MAX_RATIO)) {
+            throw new IOException(location() + ": declares " + size + " bytes from " + compressedSize
+                    + " compressed bytes, an expansion beyond the " + MAX_RATIO + ":1 that native libraries stay far "
+                    + "below: a ZIP bomb or a damaged JAR (if the entry is genuine, unpack it and name the file)");
         }
         if (container != null) {
             ByteBuffer outer = container.read();

@@ -13,8 +13,15 @@ import org.codehaus.plexus.util.SelectorUtils;
 /**
  * Lists the entries of a JAR that may be native libraries with device code, by the same Ant-style patterns as the
  * file sets ({@code **}/{@code *.so} also matches entries at the top). Entries are not read here.
+ *
+ * <p>Limits, for JARs the build did not make: at most {@link #MAX_ENTRIES} entries per archive (more is refused with
+ * one line), JARs nested one level deep are opened (Spring Boot's {@code BOOT-INF/lib}, a WAR's {@code WEB-INF/lib}),
+ * JARs nested in those are not; the size limits of an entry are {@link JarEntryLibrary}'s.
  */
 public final class JarLibraryFinder {
+
+    /** The most entries one archive may have: 3 times the largest JAR on Maven Central we know of. */
+    public static final int MAX_ENTRIES = 500_000;
 
     private JarLibraryFinder() {
     }
@@ -28,6 +35,12 @@ public final class JarLibraryFinder {
      */
     public static List<JarEntryLibrary> find(JarInput input, List<String> includes, List<String> excludes)
             throws LibraryDiscovery.DiscoveryException {
+        return find(input, includes, excludes, MAX_ENTRIES);
+    }
+
+    /** {@link #find(JarInput, List, List)} with another entry limit (tests). */
+    static List<JarEntryLibrary> find(JarInput input, List<String> includes, List<String> excludes, int maxEntries)
+            throws LibraryDiscovery.DiscoveryException {
         if (!Files.isRegularFile(input.jar())) {
             throw new LibraryDiscovery.DiscoveryException("JAR '" + input.jar() + "' does not exist or is not a file"
                     + (input.usedBy().isEmpty() ? "" : " (" + input.usedBy() + ")") + ": build it first (run the "
@@ -37,11 +50,12 @@ public final class JarLibraryFinder {
         List<JarEntryLibrary> found = new ArrayList<>();
         Path jar = input.jar().toAbsolutePath().normalize();
         try (ZipFile zip = ZipFile.builder().setPath(input.jar()).get()) {
-            List<JarEntryLibrary> nestedJars = collect(zip, jar, null, patterns, excludes, input.usedBy(), found);
+            List<JarEntryLibrary> nestedJars = collect(zip, jar, null, patterns, excludes, input.usedBy(), found,
+                    maxEntries);
             for (JarEntryLibrary nested : nestedJars) {
                 try (ZipFile inner = ZipFile.builder().setSeekableByteChannel(new ByteBufferChannel(nested.read()))
                         .get()) {
-                    collect(inner, jar, nested, patterns, excludes, input.usedBy(), found);
+                    collect(inner, jar, nested, patterns, excludes, input.usedBy(), found, maxEntries);
                 } catch (IOException e) {
                     // an entry named .jar that is not a ZIP: skipped like any pattern-matched file that is no library
                 }
@@ -61,12 +75,18 @@ public final class JarLibraryFinder {
      * @return the nested JARs of the JAR on disk (e.g. {@code BOOT-INF/lib/*.jar}); none for a nested JAR (one level)
      */
     private static List<JarEntryLibrary> collect(ZipFile zip, Path jar, JarEntryLibrary container,
-            List<String> patterns, List<String> excludes, String usedBy, List<JarEntryLibrary> found)
+            List<String> patterns, List<String> excludes, String usedBy, List<JarEntryLibrary> found, int maxEntries)
             throws LibraryDiscovery.DiscoveryException {
         List<JarEntryLibrary> nestedJars = new ArrayList<>();
         Enumeration<ZipArchiveEntry> entries = zip.getEntries();
+        int count = 0;
         while (entries.hasMoreElements()) {
             ZipArchiveEntry entry = entries.nextElement();
+            if (++count > maxEntries) {
+                throw new LibraryDiscovery.DiscoveryException("JAR '" + (container == null ? jar : container.location())
+                        + "' has more than " + maxEntries + " entries, more than any real JAR: it is damaged or "
+                        + "hostile; leave it out of the scan or unpack the libraries it ships");
+            }
             if (entry.isDirectory() || entry.isUnixSymlink()) {
                 continue;
             }
@@ -84,7 +104,7 @@ public final class JarLibraryFinder {
             }
             boolean stored = entry.getMethod() == ZipArchiveEntry.STORED;
             JarEntryLibrary candidate = new JarEntryLibrary(jar, container, name, entry.getSize(), stored,
-                    stored ? entry.getDataOffset() : -1, entry.getCrc(), usedBy);
+                    stored ? entry.getDataOffset() : -1, entry.getCrc(), entry.getCompressedSize(), usedBy);
             if (library) {
                 found.add(candidate);
             } else {

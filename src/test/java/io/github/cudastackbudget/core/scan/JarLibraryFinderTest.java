@@ -154,8 +154,51 @@ class JarLibraryFinderTest {
         JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(jar, ""), List.of("native/**/libframes.so"),
                 List.of()).get(0);
         JarEntryLibrary beyond = new JarEntryLibrary(entry.jar(), null, entry.entryName(), entry.size(), true,
-                Files.size(jar) - 10, entry.crc(), "");
+                Files.size(jar) - 10, entry.crc(), entry.compressedSize(), "");
         assertThatThrownBy(beyond::read).isInstanceOf(IOException.class)
                 .hasMessageContaining("app-1.0.jar!/native/linux-x86_64/libframes.so").hasMessageContaining("beyond");
+    }
+    @Test
+    void aDeflatedEntryThatExpandsBeyondTheRatioIsRefusedBeforeInflating() throws Exception {
+        // 64 MiB of zeros deflate to about 64 KB (1,000:1): a ZIP bomb shape no native library has
+        Path bomb = temp.resolve("bomb.jar");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(bomb))) {
+            zip.putNextEntry(new ZipEntry("native/libbomb.so"));
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 64; i++) {
+                zip.write(zeros);
+            }
+            zip.closeEntry();
+        }
+        assertThat(Files.size(bomb)).isLessThan(1 << 20);
+        JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(bomb, ""), List.of(), List.of()).get(0);
+
+        assertThatThrownBy(entry::read).isInstanceOf(IOException.class)
+                .hasMessageStartingWith(bomb.toAbsolutePath().normalize() + "!/native/libbomb.so: declares 67108864 bytes "
+                        + "from " + entry.compressedSize() + " compressed bytes, an expansion beyond the 100:1");
+    }
+
+    @Test
+    void aRealLibraryDeflatedIsFarBelowTheRatio() throws Exception {
+        JarEntryLibrary entry = JarLibraryFinder.find(new JarInput(jar, ""), List.of(), List.of()).stream()
+                .filter(e -> !e.stored()).findFirst().orElseThrow();
+        assertThat(entry.size() / entry.compressedSize()).isLessThan(JarEntryLibrary.MAX_RATIO / 10);
+        assertThat(entry.read().remaining()).isEqualTo((int) entry.size());
+    }
+
+    @Test
+    void moreEntriesThanTheLimitIsOneClearError() throws Exception {
+        Path many = temp.resolve("many.jar");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(many))) {
+            for (int i = 0; i < 101; i++) {
+                zip.putNextEntry(new ZipEntry("e" + i + ".txt"));
+                zip.closeEntry();
+            }
+        }
+        assertThat(JarLibraryFinder.find(new JarInput(many, ""), List.of(), List.of(), 101)).isEmpty();
+        assertThatThrownBy(() -> JarLibraryFinder.find(new JarInput(many, ""), List.of(), List.of(), 100))
+                .isInstanceOf(LibraryDiscovery.DiscoveryException.class)
+                .hasMessage("JAR '" + many.toAbsolutePath().normalize() + "' has more than 100 entries, more than any "
+                        + "real JAR: it is damaged or hostile; leave it out of the scan or unpack the libraries it ships");
     }
 }
