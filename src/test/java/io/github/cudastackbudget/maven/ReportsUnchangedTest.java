@@ -239,6 +239,34 @@ class ReportsUnchangedTest {
         }));
     }
 
+    /**
+     * Determinism (issue 10): the same inputs read one file at a time and eight at once give byte-identical JSON, text
+     * and HTML reports, for every fixed input (the golden comparison above holds them equal across builds too).
+     */
+    @TestFactory
+    Stream<DynamicTest> reportsAreByteIdenticalWhateverTheParallelism() {
+        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name(), () -> {
+            Map<Integer, Map<String, String>> byParallelism = new LinkedHashMap<>();
+            for (int parallelism : new int[] {1, 8}) {
+                Path work = Files.createDirectories(tmp.resolve("parallel-" + parallelism + "-" + scenario.name()));
+                Path out = work.resolve("out");
+                CheckOptions options = scenario.setup().options(work, out).toBuilder().parallelism(parallelism).build();
+                CheckRunner.run(options, CheckListener.SILENT);
+                Map<String, String> files = new LinkedHashMap<>();
+                for (String name : OUTPUTS) {
+                    // the engine's description names how many entries it read at once: the one intended difference
+                    files.put(name, normalized(Files.readString(out.resolve(name), StandardCharsets.UTF_8), work)
+                            .replace(parallelism + " entries at once", "N entries at once"));
+                }
+                byParallelism.put(parallelism, files);
+            }
+            for (String name : OUTPUTS) {
+                assertThat(byParallelism.get(8).get(name)).as("%s/%s with 8 files at once", scenario.name(), name)
+                        .isEqualTo(byParallelism.get(1).get(name));
+            }
+        }));
+    }
+
     private static String site(Path json) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Sink sink = new Xhtml5SinkFactory().createSink(bytes, "UTF-8");

@@ -76,7 +76,7 @@ public final class NativeEngine implements KernelEngine {
 
     @Override
     public String description() {
-        return "native reader (pure Java, aircompressor zstd/LZ4, " + parallelism + " entries at once)";
+        return "native reader (zstd-jni, aircompressor LZ4, " + parallelism + " entries at once)";
     }
 
     @Override
