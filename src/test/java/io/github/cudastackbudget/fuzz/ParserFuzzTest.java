@@ -6,7 +6,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * The parser fuzz targets ({@link FuzzTargets}) under Jazzer's JUnit integration. A plain build replays each target's
  * seed corpus and findings ({@code src/test/resources/io/github/cudastackbudget/fuzz/ParserFuzzTestInputs/<target>/}:
  * slices of the real binaries, recordings and logs, made by {@code SeedCorpus}); {@code JAZZER_FUZZ=1} fuzzes one
- * target per JVM ({@code -Dtest=ParserFuzzTest#elf}, the {@code fuzz} profile, {@code .ci/run}).
+ * target per JVM ({@code -Dtest=ParserFuzzTest#elf}); {@code src/test/fuzz/short-campaign.sh} (in {@code .ci/run}) and
+ * {@code long-campaign.sh} fuzz every target with Jazzer's standalone driver.
  */
 class ParserFuzzTest {
 
