@@ -116,6 +116,18 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     private boolean detectLocalDevices;
 
     /**
+     * The platforms whose libraries are judged against the budgets: a comma-separated list of platform names as the
+     * reports spell them ({@code linux-x86_64}, {@code linux-aarch64}, {@code windows-x86_64}) or bare operating
+     * systems ({@code linux}, {@code windows}, {@code mac}) for every processor of that system. Empty (the default):
+     * every platform. Libraries of other platforms are still read and listed in the reports, marked as not gated
+     * (one INFO line names how many and their platforms). A bare cubin names no host (platform {@code unknown}) and
+     * is always gated; leave such a file out through the file patterns instead. Where libraries of more than one
+     * platform are read, the reports show per device each platform's worst reservation, kernel and library.
+     */
+    @Parameter(property = PropertyNames.PLATFORMS)
+    private String platforms;
+
+    /**
      * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
      * where no reader finds it) fails the build with one line naming the file, the offset and the problem. With
      * {@code false} it is a warning, and the report lists the file as unreadable.
@@ -222,6 +234,6 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable), outputDirectory.toPath(), verbose);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), outputDirectory.toPath(), verbose);
     }
 }

@@ -126,6 +126,18 @@ public class ReportMojo extends AbstractMavenReport {
     private boolean detectLocalDevices;
 
     /**
+     * The platforms whose libraries are judged against the budgets: a comma-separated list of platform names as the
+     * reports spell them ({@code linux-x86_64}, {@code linux-aarch64}, {@code windows-x86_64}) or bare operating
+     * systems ({@code linux}, {@code windows}, {@code mac}) for every processor of that system. Empty (the default):
+     * every platform. Libraries of other platforms are still read and listed in the reports, marked as not gated
+     * (one INFO line names how many and their platforms). A bare cubin names no host (platform {@code unknown}) and
+     * is always gated; leave such a file out through the file patterns instead. Where libraries of more than one
+     * platform are read, the reports show per device each platform's worst reservation, kernel and library.
+     */
+    @Parameter(property = PropertyNames.PLATFORMS)
+    private String platforms;
+
+    /**
      * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
      * where no reader finds it) fails the build with one line naming the file, the offset and the problem. With
      * {@code false} it is a warning, and the report lists the file as unreadable.
@@ -317,7 +329,7 @@ public class ReportMojo extends AbstractMavenReport {
         return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
     }
 
     /** The {@code reportSource} values. */

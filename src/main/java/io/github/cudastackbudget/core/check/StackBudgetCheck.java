@@ -50,10 +50,14 @@ public final class StackBudgetCheck {
         if (run != null) {
             warnings.launched(run, displayNames);
         }
-        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, index, run);
+        String notGated = Verdicts.notGated(request.platforms(), scans);
+        if (notGated != null) {
+            listener.info(notGated);
+        }
+        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
         warnings.devices(devices, index, displayNames, request.deviceOrigin());
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
-                warnings.lines(), engines.description(), scanMillis, run, unreadable.found());
+                warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
     }
 
     /** Readable names of every function and of every launched kernel no library holds. */
