@@ -162,7 +162,8 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
                                 + "/usr/local/cuda/bin), but the scanned files hold CUDA device code: install the "
                                 + "CUDA toolkit or set " + frontend.howToSet(Option.CUOBJDUMP, "/path/to/cuobjdump")));
             }
-            return CuobjdumpEngine.using(executable, options.timeout(), frontend);
+            return CuobjdumpEngine.using(executable, options.timeout(), frontend,
+                    options.outputDirectory().resolve(CuobjdumpEngine.TEMPORARY_FOLDER));
         };
         return switch (options.engine().toLowerCase(Locale.ROOT)) {
             case "cuobjdump" -> cuobjdump::get;

@@ -55,7 +55,9 @@ public final class StackBudgetCheck {
             listener.info(notGated);
         }
         List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
-        warnings.devices(devices, index, displayNames, request.deviceOrigin());
+        // judged as the verdicts are: a device that runs no SASS of the gated libraries is no error when it runs the others'
+        warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
+                request.deviceOrigin());
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
                 warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
     }

@@ -38,7 +38,7 @@ final class Verdicts {
                 : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline());
         PlatformSelection selection = request.platforms();
         List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
-        KernelIndex judged = gated.size() == scans.size() ? index : KernelIndex.of(gated);
+        KernelIndex judged = judged(selection, scans, index);
         SortedMap<String, KernelIndex> byPlatform = new TreeMap<>();
         scans.stream().map(LibraryScan::platform).distinct().forEach(platform -> byPlatform.put(platform,
                 KernelIndex.of(scans.stream().filter(scan -> scan.platform().equals(platform)).toList())));
@@ -66,6 +66,12 @@ final class Verdicts {
             }
         }
         return devices;
+    }
+
+    /** The index of the gated libraries: {@code index} itself when every library read is gated. */
+    static KernelIndex judged(PlatformSelection selection, List<LibraryScan> scans, KernelIndex index) {
+        List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
+        return gated.size() == scans.size() ? index : KernelIndex.of(gated);
     }
 
     /**
