@@ -3,8 +3,7 @@ package io.github.cudastackbudget.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.cudastackbudget.core.binary.PeBuilder;
-import io.github.cudastackbudget.core.binary.PeFile;
+import io.github.cudastackbudget.core.binary.WriteItDll;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.PlatformWorst;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
@@ -12,12 +11,9 @@ import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,18 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The platforms option and the per-platform breakdown over real device code of two platforms: the nvcc-built
- * libframes.so (linux-x86_64, frames up to 10,200 B) and a PE32+ DLL made by {@link PeBuilder} around one container of
+ * libframes.so (linux-x86_64, frames up to 10,200 B) and a PE32+ DLL made by {@link WriteItDll} (PeBuilder) around one container of
  * the real ONNX Runtime Windows fatbin (host flag windows; its kernels have no stack frame), read by the native engine.
  * On an L4 (89,088 resident threads) with a 500 MiB budget the Linux library is over (909,410,304 B) and the Windows
  * one within.
  */
 class PlatformGatingTest {
-
-    private static final Path SLICE = Path.of("src", "test", "resources", "recorded", "windows",
-            "onnxruntime_providers_cuda-slice.fatbin");
-
-    /** The second container of the slice: 16 header bytes + 12,136 (fatbin header: magic, version, size, fat size). */
-    private static final int CONTAINER_OFFSET = 0x3d910;
 
     @TempDir
     Path tmp;
@@ -46,21 +36,10 @@ class PlatformGatingTest {
     private Path dll;
     private final List<String> infos = new ArrayList<>();
 
-    static byte[] windowsContainer() throws Exception {
-        byte[] slice = Files.readAllBytes(SLICE);
-        ByteBuffer header = ByteBuffer.wrap(slice, CONTAINER_OFFSET, 16).order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(header.getInt()).isEqualTo(0xBA55ED50);
-        header.getShort();
-        int headerSize = header.getShort();
-        long size = header.getLong();
-        return Arrays.copyOfRange(slice, CONTAINER_OFFSET, CONTAINER_OFFSET + headerSize + (int) size);
-    }
-
     @BeforeEach
     void files() throws Exception {
         so = RecordedCuobjdump.testCuda("libframes.so");
-        dll = Files.write(tmp.resolve("ort_slice.dll"), new PeBuilder().section(".text", new byte[64])
-                .section(PeFile.NV_FATBIN, windowsContainer()).build());
+        dll = Files.write(tmp.resolve("ort_slice.dll"), WriteItDll.dll());
     }
 
     private CheckRunner.Outcome run(String platforms) throws CheckException {
@@ -171,6 +150,12 @@ class PlatformGatingTest {
         assertThat(outcome.failed()).isFalse();
         DeviceReport report = ReportModel.read(tmp.resolve("out/cuda-stack-budget.json")).devices().get(0);
         assertThat(report.platforms()).hasSize(2);
+    }
+
+    @Test
+    void theItsCommittedDllIsWhatTheGeneratorWrites() throws Exception {
+        assertThat(Files.readAllBytes(Path.of("src/it/check-dll-dependency/natives/ort_slice.dll")))
+                .as("src/it/check-dll-dependency/natives/README.md: made by WriteItDll").isEqualTo(WriteItDll.dll());
     }
 
     @Test
