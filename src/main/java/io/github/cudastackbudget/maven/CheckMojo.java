@@ -30,6 +30,17 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  *
  * <p>Reports, written before the verdict in {@code outputDirectory}: {@code cuda-stack-budget.json},
  * {@code cuda-stack-budget.txt} and {@code cuda-stack-budget.html} (a standalone page that needs no network).
+ *
+ * <p>Platforms: each library's platform is reported ({@code linux-x86_64}, {@code linux-aarch64},
+ * {@code windows-x86_64}: the operating system from the fatbin's host flags, the processor from the ELF or PE header;
+ * {@code linux} or {@code windows} for a bare {@code .fatbin}; {@code unknown} for a bare {@code .cubin}): JSON key
+ * {@code platform} per library, a {@code platform:} line in the text report, a Platform column on both pages. With
+ * {@code platforms} only the listed platforms' libraries are judged; the others carry {@code "gated": false}. Where
+ * the libraries read name several platforms (a Linux {@code .so} and a Windows {@code .dll} in one JAR), every device
+ * also carries {@code platforms}: per platform its {@code platform}, {@code gated}, {@code status} (the device over
+ * that platform's libraries alone), {@code reservationBytes} (static worst case) and {@code worstKernel} (whose
+ * {@code library} is that platform's worst library); the text report and both pages show the same breakdown. A bare
+ * cubin or a bare fatbin next to libraries of its system does not count as another platform.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true,
         requiresDependencyResolution = ResolutionScope.TEST)

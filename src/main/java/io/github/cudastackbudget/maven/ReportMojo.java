@@ -37,6 +37,12 @@ import org.apache.maven.reporting.MavenReportException;
  * never fails the site: the page shows the verdict. Misuse (a bad size, an unknown engine, no cuobjdump where device
  * code exists) fails the goal with one line.
  *
+ * <p>Platforms: the libraries table names each library's platform ({@code linux-x86_64}, {@code windows-x86_64},
+ * {@code unknown} for a bare cubin), marked "not gated" when {@code platforms} leaves it out; where the libraries name
+ * several platforms each device lists per platform its worst reservation, kernel and library (the JSON's
+ * {@code platforms}, see {@code check}). As with the budgets, a {@code platforms} given on the command line to this
+ * goal alone does not make an up-to-date JSON stale: the page shows what {@code check} judged.
+ *
  * <p>Needs maven-site-plugin 3.20.0 or newer (Doxia 2); with an older one the goal stops with a line saying what to
  * pin.
  */
