@@ -153,6 +153,22 @@ class PlatformGatingTest {
     }
 
     @Test
+    void aBreakdownRowWithAnUnknownStatusIsOneLineNamingTheDevice() throws Exception {
+        run(null);
+        Path json = tmp.resolve("out/cuda-stack-budget.json");
+        String text = Files.readString(json);
+        String broken = text.replaceFirst("(\"platform\" : \"windows-x86_64\",\\s+\"gated\" : true,\\s+\"status\" : )"
+                + "\"pass\"", "$1\"maybe\"");
+        assertThat(broken).isNotEqualTo(text);
+        Path bad = Files.writeString(tmp.resolve("bad.json"), broken);
+
+        assertThatThrownBy(() -> ReportModel.read(bad))
+                .isInstanceOf(io.github.cudastackbudget.core.report.model.InvalidReportException.class)
+                .hasMessageContaining("device 'l4', platforms: status 'maybe' is not one of pass, fail, skipped")
+                .satisfies(e -> assertThat(e.getMessage().lines()).hasSize(1));
+    }
+
+    @Test
     void theItsCommittedDllIsWhatTheGeneratorWrites() throws Exception {
         assertThat(Files.readAllBytes(Path.of("src/it/check-dll-dependency/natives/ort_slice.dll")))
                 .as("src/it/check-dll-dependency/natives/README.md: made by WriteItDll").isEqualTo(WriteItDll.dll());
