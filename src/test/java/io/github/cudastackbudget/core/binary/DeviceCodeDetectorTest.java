@@ -142,7 +142,7 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.UNKNOWN);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("not an ELF file, fatbin or ar archive");
+            assertThat(probe.detail()).isEqualTo("not an ELF file, PE image, fatbin or ar archive");
         }
 
         @Test
@@ -165,7 +165,7 @@ class DeviceCodeDetectorTest {
 
             assertThat(probe.kind()).isEqualTo(BinaryKind.UNKNOWN);
             assertThat(probe.hasDeviceCode()).isFalse();
-            assertThat(probe.detail()).isEqualTo("not an ELF file, fatbin or ar archive");
+            assertThat(probe.detail()).isEqualTo("not an ELF file, PE image, fatbin or ar archive");
         }
 
         @Test
