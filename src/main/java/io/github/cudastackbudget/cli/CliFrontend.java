@@ -28,6 +28,7 @@ public final class CliFrontend implements Frontend {
     static final String LIBRARY_LOG = "--library-log";
     static final String VERBOSE = "--verbose";
     static final String NO_FAIL_ON_UNREADABLE = "--no-fail-on-unreadable";
+    static final String PLATFORMS = "--platforms";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -54,6 +55,7 @@ public final class CliFrontend implements Frontend {
             case LIBRARY_LOG -> LIBRARY_LOG;
             case VERBOSE -> VERBOSE;
             case FAIL_ON_UNREADABLE -> NO_FAIL_ON_UNREADABLE;
+            case PLATFORMS -> PLATFORMS;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };

@@ -38,6 +38,7 @@ public final class Main {
             "  --launch-log FILE        launched mode: judge the kernels this CUPTI launch log lists",
             "  --library-log FILE       its library log (default: the launch log + .libraries)",
             "  --no-fail-on-unreadable  device code that cannot be read is a warning (default: exit 2)",
+            "  --platforms LIST         judge only these platforms' libraries (linux-x86_64,windows; default all)",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -128,6 +129,7 @@ public final class Main {
                 case CliFrontend.TIMEOUT -> options.timeout(timeout(number(value(args, ++i, arg), arg)));
                 case CliFrontend.NO_DETECT -> options.detectLocalDevices(false);
                 case CliFrontend.NO_FAIL_ON_UNREADABLE -> options.failOnUnreadable(false);
+                case CliFrontend.PLATFORMS -> options.platforms(value(args, ++i, arg));
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);

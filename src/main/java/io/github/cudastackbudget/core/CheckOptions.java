@@ -39,12 +39,27 @@ import java.util.Objects;
  *                           structure the readers refuse, or fatbin magic where no reader finds it) fails the check
  *                           with one line naming the file, the offset and the problem; false: a warning, and the
  *                           report lists the file as unreadable
+ * @param platforms          the platforms whose libraries are judged against the budgets, comma-separated
+ *                           ({@code linux-x86_64}, {@code windows}; see {@code core.model.PlatformSelection}), or null
+ *                           or blank for every platform; libraries of other platforms are read and reported as not
+ *                           gated
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
         boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
-        Frontend frontend, boolean failOnUnreadable) {
+        Frontend frontend, boolean failOnUnreadable, String platforms) {
+
+    /** Options that judge every platform's libraries. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+            Frontend frontend, boolean failOnUnreadable) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, frontend, failOnUnreadable, null);
+    }
 
     /** Options that fail on unreadable device code. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
@@ -82,7 +97,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
                 .devicePresets(devicePresets).detectLocalDevices(detectLocalDevices).maxReservation(maxReservation)
                 .maxStackPerThread(maxStackPerThread).outputDirectory(outputDirectory).top(top).verbose(verbose)
                 .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
-                .frontend(frontend).failOnUnreadable(failOnUnreadable);
+                .frontend(frontend).failOnUnreadable(failOnUnreadable).platforms(platforms);
     }
 
     /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
@@ -103,6 +118,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         private int top = 25;
         private boolean verbose;
         private boolean failOnUnreadable = true;
+        private String platforms;
         private Map<String, String> environment = Map.of();
         private JarScanOptions jarScan = JarScanOptions.NONE;
         private Path launchLog;
@@ -217,10 +233,15 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
             return this;
         }
 
+        public Builder platforms(String value) {
+            platforms = value;
+            return this;
+        }
+
         public CheckOptions build() {
             return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                     devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                    environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable);
+                    environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms);
         }
     }
 
@@ -258,7 +279,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
     public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable);
+                environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable, platforms);
     }
 
     /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */

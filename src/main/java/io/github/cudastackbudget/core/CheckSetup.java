@@ -20,6 +20,7 @@ import io.github.cudastackbudget.core.launch.LaunchLog;
 import io.github.cudastackbudget.core.launch.LaunchLogException;
 import io.github.cudastackbudget.core.launch.LaunchLogReader;
 import io.github.cudastackbudget.core.launch.LibraryLog;
+import io.github.cudastackbudget.core.model.PlatformSelection;
 import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.text.Frontend;
 import io.github.cudastackbudget.core.text.Option;
@@ -61,11 +62,12 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
             warn(listener, warnings, found);
         }
         EngineProvider engine = engineProvider(options);
+        PlatformSelection platforms = platforms(options);
         LaunchLogs launch = launchLogs(options, listener, warnings);
         return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
                 options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
                 Demangler.fromEnvironment(options.environment()), options.jarScan(), launch, frontend,
-                options.failOnUnreadable()), warnings);
+                options.failOnUnreadable(), platforms), warnings);
     }
 
     /**
@@ -76,7 +78,16 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
      */
     static void validate(CheckOptions options) throws CheckException {
         limits(options, GpuCatalog.bundled());
+        platforms(options);
         engineProvider(options);
+    }
+
+    private static PlatformSelection platforms(CheckOptions options) throws CheckException {
+        try {
+            return PlatformSelection.parse(options.platforms(), options.frontend().name(Option.PLATFORMS));
+        } catch (InvalidValueException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
     }
 
     /**
@@ -151,7 +162,8 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
                                 + "/usr/local/cuda/bin), but the scanned files hold CUDA device code: install the "
                                 + "CUDA toolkit or set " + frontend.howToSet(Option.CUOBJDUMP, "/path/to/cuobjdump")));
             }
-            return CuobjdumpEngine.using(executable, options.timeout(), frontend);
+            return CuobjdumpEngine.using(executable, options.timeout(), frontend,
+                    options.outputDirectory().resolve(CuobjdumpEngine.TEMPORARY_FOLDER));
         };
         return switch (options.engine().toLowerCase(Locale.ROOT)) {
             case "cuobjdump" -> cuobjdump::get;

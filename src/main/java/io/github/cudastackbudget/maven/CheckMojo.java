@@ -30,6 +30,17 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  *
  * <p>Reports, written before the verdict in {@code outputDirectory}: {@code cuda-stack-budget.json},
  * {@code cuda-stack-budget.txt} and {@code cuda-stack-budget.html} (a standalone page that needs no network).
+ *
+ * <p>Platforms: each library's platform is reported ({@code linux-x86_64}, {@code linux-aarch64},
+ * {@code windows-x86_64}: the operating system from the fatbin's host flags, the processor from the ELF or PE header;
+ * {@code linux} or {@code windows} for a bare {@code .fatbin}; {@code unknown} for a bare {@code .cubin}): JSON key
+ * {@code platform} per library, a {@code platform:} line in the text report, a Platform column on both pages. With
+ * {@code platforms} only the listed platforms' libraries are judged; the others carry {@code "gated": false}. Where
+ * the libraries read name several platforms (a Linux {@code .so} and a Windows {@code .dll} in one JAR), every device
+ * also carries {@code platforms}: per platform its {@code platform}, {@code gated}, {@code status} (the device over
+ * that platform's libraries alone), {@code reservationBytes} (static worst case) and {@code worstKernel} (whose
+ * {@code library} is that platform's worst library); the text report and both pages show the same breakdown. A bare
+ * cubin or a bare fatbin next to libraries of its system does not count as another platform.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true,
         requiresDependencyResolution = ResolutionScope.TEST)
@@ -114,6 +125,18 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
             defaultValue = MavenScanSupport.DEFAULT_DETECT_LOCAL_DEVICES)
     private boolean detectLocalDevices;
+
+    /**
+     * The platforms whose libraries are judged against the budgets: a comma-separated list of platform names as the
+     * reports spell them ({@code linux-x86_64}, {@code linux-aarch64}, {@code windows-x86_64}) or bare operating
+     * systems ({@code linux}, {@code windows}, {@code mac}) for every processor of that system. Empty (the default):
+     * every platform. Libraries of other platforms are still read and listed in the reports, marked as not gated
+     * (one INFO line names how many and their platforms). A bare cubin names no host (platform {@code unknown}) and
+     * is always gated; leave such a file out through the file patterns instead. Where libraries of more than one
+     * platform are read, the reports show per device each platform's worst reservation, kernel and library.
+     */
+    @Parameter(property = PropertyNames.PLATFORMS)
+    private String platforms;
 
     /**
      * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
@@ -222,6 +245,6 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable), outputDirectory.toPath(), verbose);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), outputDirectory.toPath(), verbose);
     }
 }

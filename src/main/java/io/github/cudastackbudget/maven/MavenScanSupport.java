@@ -69,12 +69,13 @@ final class MavenScanSupport {
      * @param parallelism        files read at once (0 = the core's default)
      * @param top                rows in the per-kernel listing (0 = all)
      * @param failOnUnreadable   device code that cannot be read fails the build (false: a warning)
+     * @param platforms          the platforms whose libraries are judged, comma-separated; null or blank: all
      */
     record Parameters(List<FileSet> libraries, List<File> libraryFiles, String cuobjdump, String engine,
             boolean scanProjectJar, boolean scanDependencies, String dependencyScopes, List<String> jarIncludes,
             List<String> jarExcludes, List<Device> devices, String devicePresets, boolean detectLocalDevices,
             String maxReservation, String maxStackPerThread, String launchLog, String libraryLog, int timeout,
-            int parallelism, int top, boolean failOnUnreadable) {
+            int parallelism, int top, boolean failOnUnreadable, String platforms) {
     }
 
     private final MavenProject project;
@@ -122,7 +123,8 @@ final class MavenScanSupport {
                 .verbose(verbose)
                 .environment(System.getenv())
                 .frontend(MavenFrontend.INSTANCE)
-                .failOnUnreadable(parameters.failOnUnreadable());
+                .failOnUnreadable(parameters.failOnUnreadable())
+                .platforms(parameters.platforms());
         if (parameters.parallelism() > 0) {
             options.parallelism(parameters.parallelism());
         }

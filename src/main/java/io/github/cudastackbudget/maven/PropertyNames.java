@@ -27,6 +27,8 @@ public final class PropertyNames {
     public static final String LIBRARY_LOG = "cudaStackBudget.libraryLog";
     public static final String FAIL_ON_VIOLATION = "cudaStackBudget.failOnViolation";
     public static final String FAIL_ON_UNREADABLE = "cudaStackBudget.failOnUnreadable";
+    /** The platforms whose libraries are judged ({@code check} and {@code report}). */
+    public static final String PLATFORMS = "cudaStackBudget.platforms";
     public static final String TOP = "cudaStackBudget.top";
     public static final String VERBOSE = "cudaStackBudget.verbose";
     public static final String TIMEOUT = "cudaStackBudget.timeout";
@@ -63,6 +65,7 @@ public final class PropertyNames {
             case MAX_STACK_PER_THREAD -> MAX_STACK_PER_THREAD;
             case FAIL_ON_VIOLATION -> FAIL_ON_VIOLATION;
             case FAIL_ON_UNREADABLE -> FAIL_ON_UNREADABLE;
+            case PLATFORMS -> PLATFORMS;
             case TOP -> TOP;
             case VERBOSE -> VERBOSE;
             case SCAN_PROJECT_JAR -> SCAN_PROJECT_JAR;

@@ -37,6 +37,12 @@ import org.apache.maven.reporting.MavenReportException;
  * never fails the site: the page shows the verdict. Misuse (a bad size, an unknown engine, no cuobjdump where device
  * code exists) fails the goal with one line.
  *
+ * <p>Platforms: the libraries table names each library's platform ({@code linux-x86_64}, {@code windows-x86_64},
+ * {@code unknown} for a bare cubin), marked "not gated" when {@code platforms} leaves it out; where the libraries name
+ * several platforms each device lists per platform its worst reservation, kernel and library (the JSON's
+ * {@code platforms}, see {@code check}). As with the budgets, a {@code platforms} given on the command line to this
+ * goal alone does not make an up-to-date JSON stale: the page shows what {@code check} judged.
+ *
  * <p>Needs maven-site-plugin 3.20.0 or newer (Doxia 2); with an older one the goal stops with a line saying what to
  * pin.
  */
@@ -124,6 +130,18 @@ public class ReportMojo extends AbstractMavenReport {
     @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
             defaultValue = MavenScanSupport.DEFAULT_DETECT_LOCAL_DEVICES)
     private boolean detectLocalDevices;
+
+    /**
+     * The platforms whose libraries are judged against the budgets: a comma-separated list of platform names as the
+     * reports spell them ({@code linux-x86_64}, {@code linux-aarch64}, {@code windows-x86_64}) or bare operating
+     * systems ({@code linux}, {@code windows}, {@code mac}) for every processor of that system. Empty (the default):
+     * every platform. Libraries of other platforms are still read and listed in the reports, marked as not gated
+     * (one INFO line names how many and their platforms). A bare cubin names no host (platform {@code unknown}) and
+     * is always gated; leave such a file out through the file patterns instead. Where libraries of more than one
+     * platform are read, the reports show per device each platform's worst reservation, kernel and library.
+     */
+    @Parameter(property = PropertyNames.PLATFORMS)
+    private String platforms;
 
     /**
      * Device code that cannot be read (a file with ELF, ar or fatbin structure the readers refuse, or fatbin magic
@@ -317,7 +335,7 @@ public class ReportMojo extends AbstractMavenReport {
         return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
     }
 
     /** The {@code reportSource} values. */

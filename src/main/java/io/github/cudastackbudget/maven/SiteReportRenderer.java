@@ -246,6 +246,7 @@ final class SiteReportRenderer {
         sink.sectionTitle3_();
         if (device.skipped()) {
             paragraph("Skipped: " + device.skipReason());
+            platforms(device);
             figuresSource(device);
             sink.section3_();
             return;
@@ -294,8 +295,25 @@ final class SiteReportRenderer {
         notes("Functions with an undocumented choice of image (the larger frame is counted)",
                 device.ambiguous().stream().map(n -> describe(n) + ": counted " + n.countedArch() + ", also "
                         + String.join(", ", n.otherArches())).toList());
+        platforms(device);
         figuresSource(device);
         sink.section3_();
+    }
+
+    /** Each platform's worst on the device, where libraries of more than one platform were read. */
+    private void platforms(DeviceReport device) {
+        notes("Per platform (each platform's libraries alone, static worst case)", device.platforms().stream()
+                .map(platform -> {
+                    String name = platform.platform() + (platform.gated() ? "" : " (not gated)") + ": ";
+                    KernelRow worst = platform.worstKernel();
+                    if (platform.status() == Verdict.SKIPPED) {
+                        return name + "skipped (none of its SASS runs here)";
+                    }
+                    return name + Figures.bytes(platform.reservationBytes()) + (worst == null
+                            ? " (no kernel with a frame)" : ", " + worst.displayName() + " [" + worst.arch() + "] in "
+                                    + worst.library() + ", " + worst.stackLabel() + " B per thread")
+                            + (platform.status() == Verdict.FAIL ? ", over budget" : "");
+                }).toList());
     }
 
     /** The other figure of a launched-mode device: the static bound (complete log) or the launched one. */
@@ -431,8 +449,9 @@ final class SiteReportRenderer {
         section2("Libraries");
         sink.table();
         sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT,
-            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
-        headerRow("Library", "Kernels", "SASS arches", "PTX", "Worst frame (B)", "Worst kernel", "Used by");
+            Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+        headerRow("Library", "Kernels", "Platform", "SASS arches", "PTX", "Worst frame (B)", "Worst kernel",
+                "Used by");
         for (LibraryReport library : model.libraries()) {
             sink.tableRow();
             sink.tableCell();
@@ -448,6 +467,7 @@ final class SiteReportRenderer {
             sink.italic_();
             sink.tableCell_();
             cell(Figures.grouped(library.kernels()));
+            cell(library.platform() + (library.gated() ? "" : " (not gated)"));
             cell(String.join(", ", library.sassArches()));
             cell(String.join(", ", library.ptxArches()));
             cell(Figures.grouped(library.maxStack()));

@@ -48,6 +48,22 @@ class MainTest {
     }
 
     @Test
+    void platformsLeavingTheLibraryOutPassAndAnUnknownPlatformIsMisuseNamingTheFlag() throws Exception {
+        Path out = tmp.resolve("out");
+        assertThat(Main.parse(new String[] {"--platforms", "linux-x86_64,windows", LIBRARY.toString()}).options()
+                .platforms()).isEqualTo("linux-x86_64,windows");
+
+        int status = Main.run(new String[] {"-q", "--engine", "native", "--devices", "h200-141gb",
+            "--max-reservation", "1 GiB", "--platforms", "windows", "--output", out.toString(), LIBRARY.toString()});
+
+        assertThat(status).as("libframes.so (linux-x86_64) is over 1 GiB but not gated").isZero();
+        assertThat(Files.readString(out.resolve("cuda-stack-budget.json"))).contains("\"gated\" : false");
+        assertThat(errorOf("--platforms", "win64", "--devices", "h200-141gb", "--output", out.toString(),
+                LIBRARY.toString())).startsWith("cuda-stack-budget: --platforms 'win64' is not a platform (given: "
+                        + "'win64'): use a comma-separated list of linux, windows, mac or system-processor").hasLineCount(1);
+    }
+
+    @Test
     void anUnknownEngineIsMisuse() {
         int status = Main.run(new String[] {"-q", "--engine", "magic", "--devices", "h200-141gb", "--output",
             tmp.resolve("out").toString(), LIBRARY.toString()});

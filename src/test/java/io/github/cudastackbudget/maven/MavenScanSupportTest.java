@@ -57,7 +57,7 @@ class MavenScanSupportTest {
     private static MavenScanSupport.Parameters jarParameters(boolean scanProjectJar, boolean scanDependencies,
             String dependencyScopes, List<String> includes, List<String> excludes) {
         return new MavenScanSupport.Parameters(null, null, null, "auto", scanProjectJar, scanDependencies,
-                dependencyScopes, includes, excludes, null, null, true, null, null, null, null, 600, 0, 25, true);
+                dependencyScopes, includes, excludes, null, null, true, null, null, null, null, 600, 0, 25, true, null);
     }
 
     private static JarScanOptions jars(MavenProject project, Consumer<String> log, boolean scanProjectJar,
@@ -115,7 +115,7 @@ class MavenScanSupportTest {
         project.getModel().setBuild(new org.apache.maven.model.Build());
         project.getBuild().setDirectory(tmp.resolve("target").toString());
         MavenScanSupport.Parameters parameters = new MavenScanSupport.Parameters(null, null, null, null, false, false,
-                null, null, null, null, "l4", false, "1 GiB", null, "runs/launch.log", " ", 30, 0, 5, true);
+                null, null, null, null, "l4", false, "1 GiB", null, "runs/launch.log", " ", 30, 0, 5, true, "linux,windows-x86_64");
 
         CheckOptions options = new MavenScanSupport(project, line -> { }).options(parameters, tmp.resolve("out"),
                 true);
@@ -133,13 +133,14 @@ class MavenScanSupportTest {
         assertThat(options.usedBy()).isEqualTo("com.example:app:1.0");
         assertThat(options.verbose()).isTrue();
         assertThat(options.top()).isEqualTo(5);
+        assertThat(options.platforms()).isEqualTo("linux,windows-x86_64");
     }
 
     @Test
     void aTimeoutBelowOneSecondNamesTheProperty() throws Exception {
         MavenProject project = project(jar("app-1.0.jar"));
         MavenScanSupport.Parameters parameters = new MavenScanSupport.Parameters(null, null, null, null, false, false,
-                null, null, null, null, null, true, null, null, null, null, 0, 0, 25, true);
+                null, null, null, null, null, true, null, null, null, null, 0, 0, 25, true, null);
 
         assertThatThrownBy(() -> new MavenScanSupport(project, line -> { }).options(parameters, tmp, false))
                 .isInstanceOf(MojoExecutionException.class)

@@ -63,6 +63,26 @@ class SiteReportRendererTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    @Test
+    void theLibrariesOfTwoPlatformsShowTheirPlatformAndEachDevicesWorstPerPlatform() throws Exception {
+        Path dll = Files.write(tmp.resolve("ort_slice.dll"), io.github.cudastackbudget.core.binary.WriteItDll.dll());
+        Path so = RecordedCuobjdump.testCuda("libframes.so");
+        CheckRunner.Outcome outcome = CheckRunner.run(CheckOptions.builder().libraryFiles(List.of(so, dll))
+                .engine("native").devicePresets("l4").detectLocalDevices(false).maxReservation("500 MiB")
+                .platforms("windows").outputDirectory(tmp.resolve("two-platforms")).environment(Map.of()).build(),
+                CheckListener.SILENT);
+
+        String site = render(ReportModel.read(outcome.reports().get(0)), TOP);
+
+        assertThat(site).contains("<th>Platform</th>").contains(">linux-x86_64 (not gated)</td>")
+                .contains(">windows-x86_64</td>")
+                .contains("Per platform (each platform's libraries alone, static worst case) (2):")
+                .containsPattern("linux-x86_64 \\(not gated\\): 867\\.28 MiB \\(909,410,304 B\\), [^<]*libframes\\.so, "
+                        + "10,200 B per thread, over budget")
+                .containsPattern("windows-x86_64: 0 B, [^<]*ort_slice\\.dll, 0 B per thread<");
+        assertThat(render(nccl, TOP)).as("one platform: no breakdown").doesNotContain("Per platform");
+    }
+
     private static String unescaped() {
         return page.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
     }

@@ -34,12 +34,41 @@ import java.util.TreeMap;
  * @param unknownStack           selected images whose frame the tool reports as UNKNOWN
  * @param violations             the budgets exceeded on this device
  * @param launched               the figures over the launched kernels (launched mode), or null without a launch log
+ * @param platforms              per platform, where libraries of more than one platform were read: the device over
+ *                               that platform's libraries alone, in platform order; empty otherwise
  */
 public record DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
         SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst, long reservationBytes,
         long staticReservationBytes, long incrementBytes, Long budgetBytes, KernelRecord worstLocal,
         List<FunctionChoice> ambiguous, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
-        List<KernelRecord> unknownStack, List<Violation> violations, LaunchedFigures launched) {
+        List<KernelRecord> unknownStack, List<Violation> violations, LaunchedFigures launched,
+        List<PlatformWorst> platforms) {
+
+    /** A verdict without a per-platform breakdown. */
+    public DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
+            SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst,
+            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
+            KernelRecord worstLocal, List<FunctionChoice> ambiguous, List<FunctionChoice> jit,
+            List<FunctionChoice> cannotRun, List<KernelRecord> unknownStack, List<Violation> violations,
+            LaunchedFigures launched) {
+        this(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit, cannotRun,
+                unknownStack, violations, launched, List.of());
+    }
+
+    /** The same verdict with a per-platform breakdown. */
+    public DeviceResult withPlatforms(List<PlatformWorst> breakdown) {
+        return new DeviceResult(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst,
+                reservationBytes, staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit,
+                cannotRun, unknownStack, violations, launched, breakdown);
+    }
+
+    /** The same verdict, skipped for {@code reason} (nothing judged). */
+    public DeviceResult withSkipReason(String reason) {
+        return new DeviceResult(device, Status.SKIPPED, reason, chosenArch, fellBack, imageCounts, selected, worst,
+                reservationBytes, staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit,
+                cannotRun, unknownStack, violations, launched, platforms);
+    }
 
     public DeviceResult {
         Objects.requireNonNull(device, "device");
@@ -51,6 +80,7 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
         cannotRun = List.copyOf(cannotRun);
         unknownStack = List.copyOf(unknownStack);
         violations = List.copyOf(violations);
+        platforms = platforms == null ? List.of() : List.copyOf(platforms);
     }
 
     /** The verdict. */

@@ -4,6 +4,7 @@ import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.device.SizeLimit;
+import io.github.cudastackbudget.core.model.PlatformSelection;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
 import io.github.cudastackbudget.core.text.Frontend;
@@ -29,11 +30,22 @@ import java.util.Objects;
  * @param launch                the logs of a recorded run (launched mode), or null for the static check
  * @param frontend              how the messages spell the options
  * @param failOnUnreadable      device code that cannot be read fails the check (else a warning and a report entry)
+ * @param platforms             the platforms whose libraries the devices are judged over (the others are reported
+ *                              as not gated)
  */
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
         Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
-        boolean failOnUnreadable) {
+        boolean failOnUnreadable, PlatformSelection platforms) {
+
+    /** A request that judges every platform's libraries. */
+    public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+            int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+            Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
+            boolean failOnUnreadable) {
+        this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
+                maxStackPerThread, demangler, jarScan, launch, frontend, failOnUnreadable, PlatformSelection.ALL);
+    }
 
     /** A request that fails on unreadable device code. */
     public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
@@ -51,6 +63,7 @@ public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles,
         jarScan = jarScan == null ? JarScanOptions.NONE : jarScan;
         deviceOrigin = deviceOrigin == null ? DeviceOrigin.configured() : deviceOrigin;
         frontend = frontend == null ? Frontend.PARAMETERS : frontend;
+        platforms = platforms == null ? PlatformSelection.ALL : platforms;
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(demangler, "demangler");
         if (parallelism < 1) {

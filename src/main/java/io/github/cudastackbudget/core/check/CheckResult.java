@@ -8,6 +8,7 @@ import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.model.PlatformSelection;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +30,19 @@ import java.util.Objects;
  * @param launched     what a recorded run launched (launched mode), or null without a launch log
  * @param unreadable   device code that could not be read and was left out (only with failOnUnreadable false), in
  *                     input order
+ * @param platforms    the platforms whose libraries the devices were judged over ({@link PlatformSelection#ALL}: all)
  */
 public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
         List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
-        LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable) {
+        LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms) {
+
+    /** A result whose devices were judged over every platform's libraries. */
+    public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+            List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
+            LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable) {
+        this(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine, scanMillis, launched,
+                unreadable, PlatformSelection.ALL);
+    }
 
     /** A result in which every input was read. */
     public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
@@ -51,6 +61,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         devices = List.copyOf(devices);
         warnings = List.copyOf(warnings);
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
+        platforms = platforms == null ? PlatformSelection.ALL : platforms;
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(deviceOrigin, "deviceOrigin");
     }
@@ -58,7 +69,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
     /** The same result listing device code that could not be read. */
     public CheckResult withUnreadable(List<DeviceCodeProbe.Unreadable> files) {
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
-                scanMillis, launched, files);
+                scanMillis, launched, files, platforms);
     }
 
     /** The result when no scanned input holds device code. */
@@ -75,7 +86,12 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<String> all = new ArrayList<>(earlier);
         all.addAll(warnings);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, all, engine, scanMillis,
-                launched, unreadable);
+                launched, unreadable, platforms);
+    }
+
+    /** Whether the devices were judged over this scan's libraries (its platform is gated). */
+    public boolean gated(LibraryScan scan) {
+        return platforms.gates(scan);
     }
 
     /** True when the devices were not configured (detected GPUs or the default set). */

@@ -50,10 +50,16 @@ public final class StackBudgetCheck {
         if (run != null) {
             warnings.launched(run, displayNames);
         }
-        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, index, run);
-        warnings.devices(devices, index, displayNames, request.deviceOrigin());
+        String notGated = Verdicts.notGated(request.platforms(), scans);
+        if (notGated != null) {
+            listener.info(notGated);
+        }
+        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
+        // judged as the verdicts are: a device that runs no SASS of the gated libraries is no error when it runs the others'
+        warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
+                request.deviceOrigin());
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
-                warnings.lines(), engines.description(), scanMillis, run, unreadable.found());
+                warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
     }
 
     /** Readable names of every function and of every launched kernel no library holds. */

@@ -3,35 +3,88 @@ package io.github.cudastackbudget.core.check;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.PlatformWorst;
 import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
+import io.github.cudastackbudget.core.model.LibraryScan;
+import io.github.cudastackbudget.core.model.PlatformSelection;
 import io.github.cudastackbudget.core.selection.KernelIndex;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
-/** Stage 4: each device's verdict against its budgets, in configuration order. */
+/**
+ * Stage 4: each device's verdict against its budgets, in configuration order, over the libraries of the gated
+ * platforms ({@link PlatformSelection}); where libraries of several platforms were read
+ * ({@link PlatformSelection#several}), each device also over each platform's libraries alone (the per-platform
+ * breakdown the reports show, every platform present a row).
+ */
 final class Verdicts {
 
     private Verdicts() {
     }
 
     /**
+     * @param scans    every library read
+     * @param index    the index of every library read
      * @param launched what a recorded run launched, or null for the static check
      * @throws CheckProblem a budget that cannot be resolved (a percentage for a device of unknown memory)
      */
-    static List<DeviceResult> evaluate(CheckRequest request, KernelIndex index, LaunchedRun launched)
-            throws CheckProblem {
+    static List<DeviceResult> evaluate(CheckRequest request, List<LibraryScan> scans, KernelIndex index,
+            LaunchedRun launched) throws CheckProblem {
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
         BudgetEvaluator.Launched launchedFunctions = launched == null ? null
                 : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline());
+        PlatformSelection selection = request.platforms();
+        List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
+        KernelIndex judged = judged(selection, scans, index);
+        SortedMap<String, KernelIndex> byPlatform = new TreeMap<>();
+        scans.stream().map(LibraryScan::platform).distinct().forEach(platform -> byPlatform.put(platform,
+                KernelIndex.of(scans.stream().filter(scan -> scan.platform().equals(platform)).toList())));
         List<DeviceResult> devices = new ArrayList<>();
         for (DeviceTarget target : request.devices()) {
             try {
-                devices.add(evaluator.evaluate(index, target, launchedFunctions));
+                DeviceResult device = evaluator.evaluate(judged, target, launchedFunctions);
+                if (gated.isEmpty() && !scans.isEmpty()) {
+                    device = device.withSkipReason("no library of the gated platforms (" + selection + ") was read: "
+                            + "the " + scans.size() + " file(s) read are of " + String.join(", ", byPlatform.keySet())
+                            + " and not judged");
+                }
+                if (PlatformSelection.several(byPlatform.keySet())) {
+                    List<PlatformWorst> breakdown = new ArrayList<>();
+                    for (var entry : byPlatform.entrySet()) {
+                        DeviceResult alone = evaluator.evaluate(entry.getValue(), target, null);
+                        breakdown.add(new PlatformWorst(entry.getKey(), selection.gates(entry.getKey()),
+                                alone.status(), alone.staticReservationBytes(), alone.worst()));
+                    }
+                    device = device.withPlatforms(breakdown);
+                }
+                devices.add(device);
             } catch (InvalidValueException e) {
                 throw new CheckProblem(e.getMessage(), e);
             }
         }
         return devices;
+    }
+
+    /** The index of the gated libraries: {@code index} itself when every library read is gated. */
+    static KernelIndex judged(PlatformSelection selection, List<LibraryScan> scans, KernelIndex index) {
+        List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
+        return gated.size() == scans.size() ? index : KernelIndex.of(gated);
+    }
+
+    /**
+     * The INFO line for libraries that are read but not judged, or null when every library read is gated.
+     */
+    static String notGated(PlatformSelection selection, List<LibraryScan> scans) {
+        List<LibraryScan> left = scans.stream().filter(scan -> !selection.gates(scan)).toList();
+        if (left.isEmpty()) {
+            return null;
+        }
+        List<String> platforms = left.stream().map(LibraryScan::platform).distinct().sorted().toList();
+        return left.size() + " file(s) with device code of " + (platforms.size() == 1 ? "platform " : "platforms ")
+                + String.join(", ", platforms) + " are read and reported but not judged against the budgets (gated "
+                + "platforms: " + selection + ")";
     }
 }

@@ -16,7 +16,9 @@ import io.github.cudastackbudget.core.text.Option;
 import io.github.cudastackbudget.core.text.Printable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,12 +48,33 @@ public final class CuobjdumpEngine implements KernelEngine {
     private static final int MAX_VERSION_LINES = 50;
     private final String version;
     private final Frontend frontend;
+    private final Path temporaryDirectory;
 
-    private CuobjdumpEngine(Path executable, Duration timeout, String version, Frontend frontend) {
+    /** The folder of the output directory where a DLL's device code is copied for cuobjdump while it is read. */
+    public static final String TEMPORARY_FOLDER = "tmp";
+
+    private CuobjdumpEngine(Path executable, Duration timeout, String version, Frontend frontend,
+            Path temporaryDirectory) {
         this.executable = executable;
         this.timeout = timeout;
         this.version = version;
         this.frontend = frontend;
+        this.temporaryDirectory = temporaryDirectory;
+    }
+
+    /**
+     * Prepares the engine (as {@link #using(Path, Duration, Frontend)}) with the folder where the {@code .nv_fatb}
+     * sections of a DLL are copied to a {@code .fatbin} for cuobjdump while it reads them: created when needed, each
+     * copy deleted after its read and the folder too once it is empty (the check passes
+     * {@code <outputDirectory>/}{@value #TEMPORARY_FOLDER}, so nothing is written outside the output directory).
+     *
+     * @param temporaryDirectory the folder, or null for the system's temporary directory
+     */
+    public static CuobjdumpEngine using(Path executable, Duration timeout, Frontend frontend,
+            Path temporaryDirectory) throws EngineException {
+        CuobjdumpEngine engine = using(executable, timeout, frontend);
+        return new CuobjdumpEngine(engine.executable, engine.timeout, engine.version, engine.frontend,
+                temporaryDirectory);
     }
 
     /**
@@ -97,7 +120,7 @@ public final class CuobjdumpEngine implements KernelEngine {
         }
         String version = lines.stream().filter(line -> line.contains("release") || line.contains("V1"))
                 .reduce((first, second) -> second).map(String::strip).orElse("version unknown");
-        return new CuobjdumpEngine(executable, timeout, version, frontend);
+        return new CuobjdumpEngine(executable, timeout, version, frontend, null);
     }
 
     /**
@@ -136,7 +159,7 @@ public final class CuobjdumpEngine implements KernelEngine {
             }
         }
         ResourceUsageParser parser = new ResourceUsageParser(file.getFileName().toString(), cubinArch);
-        Path extracted = probe.kind() == BinaryKind.PE_IMAGE ? extractFatbin(file) : null;
+        Path extracted = probe.kind() == BinaryKind.PE_IMAGE ? extractFatbin(file, temporaryDirectory) : null;
         ToolRun output;
         try {
             output = ToolRun.run(executable, List.of("--dump-resource-usage",
@@ -145,13 +168,7 @@ public final class CuobjdumpEngine implements KernelEngine {
             throw new EngineException(file + ": cuobjdump printed output this plugin cannot read (" + e.getMessage()
                     + "); report it with the cuobjdump version (" + version + ")", e);
         } finally {
-            if (extracted != null) {
-                try {
-                    Files.deleteIfExists(extracted);
-                } catch (IOException e) {
-                    extracted.toFile().deleteOnExit();
-                }
-            }
+            delete(extracted, temporaryDirectory);
         }
         if (output.timedOut()) {
             throw new EngineException(file + ": cuobjdump did not finish within " + timeout.toSeconds()
@@ -193,10 +210,11 @@ public final class CuobjdumpEngine implements KernelEngine {
     }
 
     /**
-     * The {@code .nv_fatb} sections of a PE image, in section order, copied to a temporary {@code .fatbin} file (the
-     * caller deletes it): cuobjdump on Linux does not look inside PE images.
+     * The {@code .nv_fatb} sections of a PE image, in section order, copied to a temporary {@code .fatbin} file in
+     * {@code directory} (created when needed; null: the system's temporary directory); the caller deletes it
+     * ({@link #delete}): cuobjdump on Linux does not look inside PE images.
      */
-    static Path extractFatbin(Path file) throws EngineException {
+    static Path extractFatbin(Path file, Path directory) throws EngineException {
         Path extracted = null;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             PeFile pe = PeFile.read(ByteRegion.read(file.toString(), channel));
@@ -205,7 +223,7 @@ public final class CuobjdumpEngine implements KernelEngine {
                 throw new EngineException(file + ": the PE image has no " + PeFile.NV_FATBIN + " section, so it holds "
                         + "no CUDA device code");
             }
-            extracted = Files.createTempFile("cuda-stack-budget-", ".fatbin");
+            extracted = createTemporary(directory);
             try (FileChannel out = FileChannel.open(extracted, StandardOpenOption.WRITE)) {
                 for (PeFile.Section section : sections) {
                     long size = section.fileSize();
@@ -214,21 +232,28 @@ public final class CuobjdumpEngine implements KernelEngine {
                     }
                     long done = 0;
                     while (done < size) {
-                        done += channel.transferTo(section.rawOffset() + done, size - done, out);
+                        long moved = channel.transferTo(section.rawOffset() + done, size - done, out);
+                        if (moved <= 0) {
+                            // the file shrank since its section table was read: never loop on it
+                            throw new IOException("the file ended at byte " + (section.rawOffset() + done)
+                                    + " while its section was copied (was it changed during the build?)");
+                        }
+                        done += moved;
                     }
                 }
             }
             return extracted;
         } catch (BinaryFormatException e) {
-            delete(extracted);
+            delete(extracted, directory);
             throw new EngineException(e.getMessage() + "; cuobjdump reads only the .nv_fatb section of a PE image, "
                     + "which could not be located", e);
         } catch (IOException e) {
-            delete(extracted);
+            delete(extracted, directory);
             throw new EngineException(file + ": cannot copy the " + PeFile.NV_FATBIN + " section to a temporary "
-                    + ".fatbin file for cuobjdump: " + e.getMessage(), e);
+                    + ".fatbin file for cuobjdump" + (directory == null ? "" : " in " + directory) + ": "
+                    + e.getMessage(), e);
         } catch (EngineException e) {
-            delete(extracted);
+            delete(extracted, directory);
             throw e;
         }
     }
@@ -247,12 +272,43 @@ public final class CuobjdumpEngine implements KernelEngine {
         return null;
     }
 
-    private static void delete(Path extracted) {
-        if (extracted != null) {
+    /**
+     * A new empty {@code .fatbin} file in {@code directory}, created with its parents; a few tries where another read
+     * deletes the emptied folder at the same moment.
+     */
+    private static Path createTemporary(Path directory) throws IOException {
+        if (directory == null) {
+            return Files.createTempFile("cuda-stack-budget-", ".fatbin");
+        }
+        for (int attempt = 1; ; attempt++) {
+            Files.createDirectories(directory);
             try {
-                Files.deleteIfExists(extracted);
+                return Files.createTempFile(directory, "cuda-stack-budget-", ".fatbin");
+            } catch (NoSuchFileException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Deletes a temporary copy, and its folder when that is now empty (another read may still use it). */
+    static void delete(Path extracted, Path directory) {
+        if (extracted == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(extracted);
+        } catch (IOException ignored) {
+            extracted.toFile().deleteOnExit();
+        }
+        if (directory != null) {
+            try {
+                Files.deleteIfExists(directory);
+            } catch (DirectoryNotEmptyException ignored) {
+                // another read's copy is still there: the last one deletes the folder
             } catch (IOException ignored) {
-                extracted.toFile().deleteOnExit();
+                directory.toFile().deleteOnExit();
             }
         }
     }

@@ -13,6 +13,7 @@ import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.MatchedLaunch;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
@@ -123,6 +124,10 @@ public final class JsonReportWriter {
         if (library.foundThroughLibraryLog()) {
             json.writeStringField("foundThrough", LIBRARY_LOG);
         }
+        if (!library.gated()) {
+            // additive (issue 14): only a library of a platform the platforms option leaves out has it
+            json.writeBooleanField("gated", false);
+        }
         json.writeEndObject();
     }
 
@@ -166,6 +171,20 @@ public final class JsonReportWriter {
         json.writeEndArray();
         if (device.launched() != null) {
             writeLaunchedFigures(json, device.launched());
+        }
+        if (!device.platforms().isEmpty()) {
+            // additive (issue 14): only where libraries of more than one platform were read
+            json.writeArrayFieldStart("platforms");
+            for (PlatformReport platform : device.platforms()) {
+                json.writeStartObject();
+                json.writeStringField("platform", platform.platform());
+                json.writeBooleanField("gated", platform.gated());
+                json.writeStringField("status", platform.status().id());
+                json.writeNumberField("reservationBytes", platform.reservationBytes());
+                writeKernel(json, "worstKernel", platform.worstKernel());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
         }
         json.writeEndObject();
     }

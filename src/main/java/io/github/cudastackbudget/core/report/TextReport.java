@@ -9,6 +9,7 @@ import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Verdict;
@@ -140,6 +141,12 @@ public final class TextReport {
                         .map(path -> Path.of(path).getFileName().toString()).collect(Collectors.joining(", ")));
             }
         }
+        List<LibraryReport> notGated = model.libraries().stream().filter(library -> !library.gated()).toList();
+        if (!notGated.isEmpty()) {
+            out.add("  not gated:                   " + notGated.size() + " librar" + (notGated.size() == 1 ? "y" : "ies")
+                    + " of " + notGated.stream().map(LibraryReport::platform).distinct().sorted()
+                            .collect(Collectors.joining(", ")) + " (read, not judged against the budgets)");
+        }
         if (model.noDeviceCode()) {
             out.add("");
             out.add("  no CUDA kernels found: reservation is 0 B.");
@@ -158,7 +165,7 @@ public final class TextReport {
                         + String.join(", ", library.sassArches()) + (library.ptxArches().isEmpty() ? ""
                                 : "; PTX " + String.join(", ", library.ptxArches())) + ")");
                 out.add("    path:    " + library.path());
-                out.add("    platform: " + library.platform());
+                out.add("    platform: " + library.platform() + (library.gated() ? "" : " (not gated)"));
                 out.add("    used by: " + (library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy()));
             }
         }
@@ -242,6 +249,28 @@ public final class TextReport {
         return row.maxDynamicShared() == null ? "?" : Figures.grouped(row.maxDynamicShared());
     }
 
+    /** Each platform's worst on the device, where libraries of more than one platform were read. */
+    private void platforms(DeviceReport device) {
+        if (device.platforms().isEmpty()) {
+            return;
+        }
+        out.add("  per platform (static worst case):");
+        for (PlatformReport platform : device.platforms()) {
+            String name = platform.platform() + (platform.gated() ? "" : " (not gated)") + ": ";
+            KernelRow worst = platform.worstKernel();
+            if (platform.status() == Verdict.SKIPPED) {
+                out.add("    " + name + "skipped (none of its SASS runs here)");
+            } else if (worst == null) {
+                out.add("    " + name + Figures.bytes(platform.reservationBytes()) + " (no kernel with a frame)");
+            } else {
+                out.add("    " + name + Figures.bytes(platform.reservationBytes()) + " (" + worst.displayName() + " ["
+                        + worst.arch() + "] in " + worst.library() + ", " + Figures.grouped(worst.stack()) + " B/thread)"
+                        + (platform.status() == Verdict.FAIL ? (platform.gated() ? " over budget"
+                                : " over budget, not gated") : ""));
+            }
+        }
+    }
+
     private void device(DeviceReport device) {
         out.add(device.name() + " (compute capability " + device.computeCapability() + ", " + device.targetArch() + "): "
                 + device.status().name());
@@ -257,6 +286,7 @@ public final class TextReport {
                 out.add("  " + device.launched().jit().size() + " launched function(s) would JIT from PTX here (frame "
                         + "unknown)");
             }
+            platforms(device);
             return;
         }
         if (device.fellBack()) {
@@ -300,6 +330,7 @@ public final class TextReport {
             out.add("  " + device.ambiguous().size() + " function(s) with an undocumented choice of image (larger "
                     + "frame counted)");
         }
+        platforms(device);
         if (verbose) {
             kernelListing(device);
             if (device.launched() != null) {

@@ -20,6 +20,7 @@ public enum Option {
     MAX_STACK_PER_THREAD("maxStackPerThread"),
     FAIL_ON_VIOLATION("failOnViolation"),
     FAIL_ON_UNREADABLE("failOnUnreadable"),
+    PLATFORMS("platforms"),
     OUTPUT_DIRECTORY("outputDirectory"),
     TOP("top"),
     VERBOSE("verbose"),

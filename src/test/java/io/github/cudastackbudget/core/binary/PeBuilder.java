@@ -13,7 +13,7 @@ import java.util.List;
  * a PE32 (224-byte) or PE32+ (240-byte) optional header and the section table, sections at file alignment 0x200.
  * The layout follows the ONNX Runtime DLL: raw sizes rounded up to 0x200, the virtual size the exact content size.
  */
-final class PeBuilder {
+public final class PeBuilder {
 
     static final int FILE_ALIGNMENT = 0x200;
 
@@ -29,7 +29,7 @@ final class PeBuilder {
     private int machine = PeFile.MACHINE_AMD64;
     private boolean longNames;
 
-    PeBuilder section(String name, byte[] data) {
+    public PeBuilder section(String name, byte[] data) {
         sections.add(new Section(name, data));
         return this;
     }
@@ -60,7 +60,7 @@ final class PeBuilder {
         return PE_OFFSET + 4 + 20 + (pe32Plus ? 240 : 224);
     }
 
-    byte[] build() {
+    public byte[] build() {
         int optionalSize = pe32Plus ? 240 : 224;
         int headersEnd = sectionTableOffset() + 40 * sections.size();
         long raw = align(headersEnd, FILE_ALIGNMENT);

@@ -91,6 +91,84 @@ class CuobjdumpEngineDllTest {
                 .contains("does not contain device code");
     }
 
+    private static java.util.Set<String> systemTemporaryCopies() throws Exception {
+        try (var files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("cuda-stack-budget-") && name.endsWith(".fatbin"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    private java.util.Set<Path> filesUnder(Path root) throws Exception {
+        try (var files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    @Test
+    void theTemporaryFatbinLiesInTheGivenFolderAndNothingIsLeftBehind() throws Exception {
+        Path fatbin = RecordedCuobjdump.testCuda("frames.fatbin");
+        Path dll = Files.write(tmp.resolve("frames.dll"), dll(Files.readAllBytes(fatbin)));
+        Path folder = tmp.resolve("out").resolve(CuobjdumpEngine.TEMPORARY_FOLDER);
+        CuobjdumpEngine engine = CuobjdumpEngine.using(replay(fatbin), Duration.ofSeconds(60), Frontend.PARAMETERS,
+                folder);
+        java.util.Set<String> before = systemTemporaryCopies();
+        java.util.Set<Path> filesBefore = filesUnder(tmp);
+
+        LibraryScan scan = engine.read(DeviceCodeDetector.probe(dll));
+
+        assertThat(scan.records()).isNotEmpty();
+        List<String> calls = Files.readAllLines(tmp.resolve("calls.log"));
+        Path extracted = Path.of(calls.get(1).substring("--dump-resource-usage ".length()));
+        assertThat(extracted.getParent()).isEqualTo(folder);
+        assertThat(folder).as("the folder goes once its last copy is read").doesNotExist();
+        assertThat(tmp.resolve("out")).isEmptyDirectory();
+        assertThat(filesUnder(tmp)).as("nothing but the call log changed").isEqualTo(filesBefore);
+        assertThat(systemTemporaryCopies()).as("nothing in the system's temporary directory")
+                .isSubsetOf(before);
+    }
+
+    @Test
+    void aFailedCopyLeavesNothingInTheFolder() throws Exception {
+        Path fatbin = RecordedCuobjdump.testCuda("frames.fatbin");
+        Path cut = Files.write(tmp.resolve("cut.dll"), Arrays.copyOf(dll(Files.readAllBytes(fatbin)), 0x500));
+        Path folder = tmp.resolve("out").resolve(CuobjdumpEngine.TEMPORARY_FOLDER);
+        CuobjdumpEngine engine = CuobjdumpEngine.using(replay(fatbin), Duration.ofSeconds(60), Frontend.PARAMETERS,
+                folder);
+        DeviceCodeProbe probe = new DeviceCodeProbe(cut, BinaryKind.PE_IMAGE, true, "PE32+", List.of());
+
+        assertThatThrownBy(() -> engine.read(probe)).isInstanceOf(EngineException.class)
+                .hasMessageContaining("reaches beyond the end of the 1280-byte image");
+        assertThat(folder).doesNotExist();
+    }
+
+    @Test
+    void theCheckCopiesADllIntoItsOutputDirectoryOnly() throws Exception {
+        Path fatbin = RecordedCuobjdump.testCuda("frames.fatbin");
+        Path dll = Files.write(tmp.resolve("frames.dll"), dll(Files.readAllBytes(fatbin)));
+        Path cuobjdump = replay(fatbin);
+        Path out = tmp.resolve("out");
+        java.util.Set<String> before = systemTemporaryCopies();
+
+        io.github.cudastackbudget.core.CheckRunner.Outcome outcome = io.github.cudastackbudget.core.CheckRunner.run(
+                io.github.cudastackbudget.core.CheckOptions.builder().libraryFiles(List.of(dll)).engine("cuobjdump")
+                        .cuobjdump(cuobjdump.toString()).devicePresets("h100-sxm5-80gb").detectLocalDevices(false)
+                        .outputDirectory(out).environment(java.util.Map.of()).build(),
+                io.github.cudastackbudget.core.CheckListener.SILENT);
+
+        assertThat(outcome.result().scans()).singleElement()
+                .satisfies(s -> assertThat(s.records()).isNotEmpty());
+        List<String> calls = Files.readAllLines(tmp.resolve("calls.log"));
+        assertThat(Path.of(calls.get(1).substring("--dump-resource-usage ".length())).getParent())
+                .isEqualTo(out.resolve(CuobjdumpEngine.TEMPORARY_FOLDER));
+        try (var left = Files.list(out)) {
+            assertThat(left.map(file -> file.getFileName().toString()).sorted().toList())
+                    .as("the reports only: the temporary folder is gone")
+                    .containsExactly("cuda-stack-budget.html", "cuda-stack-budget.json", "cuda-stack-budget.txt");
+        }
+        assertThat(systemTemporaryCopies()).isSubsetOf(before);
+    }
+
     @Test
     void aDllWhoseSectionLiesBeyondTheFileIsOneLine() throws Exception {
         Path fatbin = RecordedCuobjdump.testCuda("frames.fatbin");

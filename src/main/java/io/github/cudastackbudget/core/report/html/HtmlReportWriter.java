@@ -5,6 +5,7 @@ import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
+import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Tone;
@@ -316,6 +317,9 @@ public final class HtmlReportWriter {
         } else {
             figures(device);
         }
+        if (!device.platforms().isEmpty()) {
+            fact("Per platform", platforms(device));
+        }
         add("</dl>\n");
         lists(device);
         if (!device.selectedKernels().isEmpty()) {
@@ -447,6 +451,30 @@ public final class HtmlReportWriter {
         add("</section>\n");
     }
 
+    /** Each platform's worst on a device (static worst case), one line each. */
+    private static String platforms(DeviceReport device) {
+        StringBuilder html = new StringBuilder("<ul class=\"platforms\">");
+        for (PlatformReport platform : device.platforms()) {
+            KernelRow worst = platform.worstKernel();
+            html.append("<li><span class=\"platform\">").append(e(platform.platform())).append("</span>")
+                    .append(platform.gated() ? "" : " <span class=\"tag\">not gated</span>").append(": ");
+            if (platform.status() == Verdict.SKIPPED) {
+                html.append("skipped (none of its SASS runs here)");
+            } else if (worst == null) {
+                html.append(Html.bytes(platform.reservationBytes())).append(" (no kernel with a frame)");
+            } else {
+                html.append(Html.bytes(platform.reservationBytes())).append(" \u00b7 ")
+                        .append(Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name()))
+                        .append(" <span class=\"sub\">[").append(e(worst.arch())).append("] ")
+                        .append(Figures.grouped(worst.stack())).append(" B in <span class=\"lib\">")
+                        .append(e(worst.library())).append("</span></span>")
+                        .append(platform.status() == Verdict.FAIL ? " <span class=\"over\">over budget</span>" : "");
+            }
+            html.append("</li>");
+        }
+        return html.append("</ul>").toString();
+    }
+
     private void libraries() {
         add("<section id=\"libraries\">\n<h2>CUDA libraries</h2>\n");
         if (model.libraries().isEmpty()) {
@@ -463,7 +491,9 @@ public final class HtmlReportWriter {
                             + "file sets; the launch's library log named it\">library log</span>" : "",
                     "<div class=\"sub path\">", e(library.path()), "</div></td><td class=\"num\">",
                     Figures.grouped(library.kernels()), "</td><td class=\"num\">", Figures.grouped(library.records()),
-                    "</td><td class=\"platform\">", e(library.platform()),
+                    "</td><td class=\"platform\">", e(library.platform()), library.gated() ? ""
+                            : " <span class=\"tag\" title=\"not one of the platforms judged against the budgets\">"
+                                    + "not gated</span>",
                     "</td><td>", e(String.join(", ", library.sassArches())), "</td><td>",
                     library.ptxArches().isEmpty() ? "\u2013" : e(String.join(", ", library.ptxArches())),
                     "</td><td class=\"num\" data-sort=\"", String.valueOf(library.maxStack()), "\">",

@@ -41,6 +41,8 @@ import java.util.TreeMap;
  * @param launched                       launched-mode figures when the check read a launch log, else null
  * @param maxThreadsPerMultiProcessor    resident threads per SM when known, else null; schema 1 does not store it, so
  *                                       a report read from JSON divides the threads by the SMs
+ * @param platforms                      per platform, where libraries of more than one platform were read: the
+ *                                       device over that platform's libraries alone, in platform order; else empty
  */
 public record DeviceReport(String name, String preset, String computeCapability, String targetArch,
         long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
@@ -49,7 +51,33 @@ public record DeviceReport(String name, String preset, String computeCapability,
         KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
         Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
         List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
-        List<ViolationReport> violations, LaunchedDeviceReport launched, Long maxThreadsPerMultiProcessor) {
+        List<ViolationReport> violations, LaunchedDeviceReport launched, Long maxThreadsPerMultiProcessor,
+        List<PlatformReport> platforms) {
+
+    /** A device without a per-platform breakdown. */
+    public DeviceReport(String name, String preset, String computeCapability, String targetArch,
+            long maxResidentThreads, Long multiProcessorCount, Long memoryBytes, String figuresSource, Verdict status,
+            String skipReason, String chosenArch, boolean fellBack, SortedMap<String, Integer> imageCounts,
+            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
+            KernelRow worstKernel, KernelRow worstLocalKernel, KernelRow nextWorstKernel,
+            Long reservationIfWorstShrinksBytes, List<KernelRow> selectedKernels, List<KernelRow> unknownStack,
+            List<FunctionNote> jit, List<FunctionNote> cannotRun, List<FunctionNote> ambiguous,
+            List<ViolationReport> violations, LaunchedDeviceReport launched, Long maxThreadsPerMultiProcessor) {
+        this(name, preset, computeCapability, targetArch, maxResidentThreads, multiProcessorCount, memoryBytes,
+                figuresSource, status, skipReason, chosenArch, fellBack, imageCounts, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstKernel, worstLocalKernel, nextWorstKernel,
+                reservationIfWorstShrinksBytes, selectedKernels, unknownStack, jit, cannotRun, ambiguous, violations,
+                launched, maxThreadsPerMultiProcessor, List.of());
+    }
+
+    /** The same device with a per-platform breakdown. */
+    public DeviceReport withPlatforms(List<PlatformReport> breakdown) {
+        return new DeviceReport(name, preset, computeCapability, targetArch, maxResidentThreads, multiProcessorCount,
+                memoryBytes, figuresSource, status, skipReason, chosenArch, fellBack, imageCounts, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstKernel, worstLocalKernel, nextWorstKernel,
+                reservationIfWorstShrinksBytes, selectedKernels, unknownStack, jit, cannotRun, ambiguous, violations,
+                launched, maxThreadsPerMultiProcessor, breakdown);
+    }
 
     public DeviceReport {
         Objects.requireNonNull(name, "name");
@@ -62,6 +90,7 @@ public record DeviceReport(String name, String preset, String computeCapability,
         cannotRun = List.copyOf(cannotRun);
         ambiguous = List.copyOf(ambiguous);
         violations = List.copyOf(violations);
+        platforms = platforms == null ? List.of() : List.copyOf(platforms);
     }
 
     /** A device whose threads per SM are its threads divided by its SMs (when they divide). */

@@ -19,10 +19,20 @@ import java.util.Objects;
  *                               sets
  * @param platform    the platform the library is built for: {@code linux-x86_64}, {@code windows-x86_64},
  *                    {@code unknown} (a bare cubin, or a report written before platforms were reported)
+ * @param gated       whether the devices were judged over it (its platform is one of the {@code platforms} option's;
+ *                    JSON {@code "gated": false} only for a library that is not)
  */
 public record LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
         List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
-        boolean foundThroughLibraryLog, String platform) {
+        boolean foundThroughLibraryLog, String platform, boolean gated) {
+
+    /** A library the devices were judged over. */
+    public LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,
+            List<String> ptxArches, long maxStack, KernelRow worstKernel, String usedBy,
+            boolean foundThroughLibraryLog, String platform) {
+        this(path, library, kernels, records, sassArches, ptxArches, maxStack, worstKernel, usedBy,
+                foundThroughLibraryLog, platform, true);
+    }
 
     /** A library whose platform is not known. */
     public LibraryReport(String path, String library, long kernels, long records, List<String> sassArches,

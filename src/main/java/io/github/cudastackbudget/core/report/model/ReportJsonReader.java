@@ -105,7 +105,8 @@ final class ReportJsonReader {
                 node.path("records").asLong(0), list(node, "arches", JsonNode::asText),
                 node.has("ptxArches") ? list(node, "ptxArches", JsonNode::asText) : List.of(),
                 node.path("maxStack").asLong(0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
-                LIBRARY_LOG.equals(optionalText(node, "foundThrough")), optionalText(node, "platform"));
+                LIBRARY_LOG.equals(optionalText(node, "foundThrough")), optionalText(node, "platform"),
+                node.path("gated").asBoolean(true));
     }
 
     private FunctionNote note(JsonNode node) throws InvalidReportException {
@@ -146,7 +147,19 @@ final class ReportJsonReader {
                 selected, optionalList(node, "unknownStackKernels", this::kernel),
                 optionalList(node, "jitKernels", this::note), optionalList(node, "cannotRunKernels", this::note),
                 optionalList(node, "ambiguousKernels", this::note),
-                violations.stream().filter(v -> v.device().equals(name)).toList(), launchedDevice(node));
+                violations.stream().filter(v -> v.device().equals(name)).toList(), launchedDevice(node))
+                .withPlatforms(optionalList(node, "platforms", platform -> platform(name, platform)));
+    }
+
+    private PlatformReport platform(String device, JsonNode node) throws InvalidReportException {
+        Verdict status;
+        try {
+            status = Verdict.of(text(node, "status"));
+        } catch (IllegalArgumentException e) {
+            throw invalid("device '" + device + "', platforms: " + e.getMessage());
+        }
+        return new PlatformReport(text(node, "platform"), node.path("gated").asBoolean(true), status,
+                number(node, "reservationBytes"), kernelOrNull(node, "worstKernel"));
     }
 
     /** The top-level launched block with the unmatched kernels, or null without a launch log. */

@@ -60,7 +60,7 @@ final class ReportModelBuilder {
                 libraries.add(new LibraryReport(scan.path().toString(), library, figures.functions(), figures.records(),
                         labels(scan.sassArchesOf(library), false), labels(scan.ptxArchesOf(library), true),
                         figures.maxStack(), row(figures.worstWithFrame()), scan.usedBy(), foundThroughLibraryLog,
-                        scan.platform()));
+                        scan.platform(), result.gated(scan)));
             }
         }
         return libraries;
@@ -80,7 +80,9 @@ final class ReportModelBuilder {
                 rows(device.selected()), rows(device.unknownStack()), notes(device.jit()), notes(device.cannotRun()),
                 notes(device.ambiguous()), violations.stream().filter(v -> v.device().equals(spec.name())).toList(),
                 launched(device), spec.maxThreadsPerMultiProcessor() == null ? null
-                        : spec.maxThreadsPerMultiProcessor().longValue());
+                        : spec.maxThreadsPerMultiProcessor().longValue(), device.platforms().stream()
+                        .map(p -> new PlatformReport(p.platform(), p.gated(), Verdict.of(p.status().id()),
+                                p.reservationBytes(), row(p.worst()))).toList());
     }
 
     private LaunchedDeviceReport launched(DeviceResult device) {
