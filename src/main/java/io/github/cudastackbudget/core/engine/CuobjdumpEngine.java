@@ -143,6 +143,12 @@ public final class CuobjdumpEngine implements KernelEngine {
             throw new EngineException(file + ": cuobjdump failed (exit " + output.exitCode() + ")"
                     + output.stderrFirstLine() + "; the file has device code, so the figures cannot be trusted");
         }
+        try {
+            parser.finish();
+        } catch (ResourceUsageParser.MalformedOutputException e) {
+            throw new EngineException(file + ": cuobjdump printed output this plugin cannot read (" + e.getMessage()
+                    + "); report it with the cuobjdump version (" + version + ")", e);
+        }
         if (parser.sections() == 0) {
             throw new EngineException(file + ": cuobjdump described no device code although the file has "
                     + probe.detail() + (output.stderr().isBlank() ? "" : output.stderrFirstLine().substring(1))

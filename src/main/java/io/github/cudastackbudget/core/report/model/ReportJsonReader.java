@@ -150,8 +150,8 @@ final class ReportJsonReader {
     private KernelRow kernel(JsonNode node) throws InvalidReportException {
         boolean unknown = node.path("stackUnknown").asBoolean(false);
         return new KernelRow(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
-                arch(node.get("arch"), node), registers(node), unknown ? 0 : number(node, "stack"), unknown,
-                number(node, "shared"), number(node, "local"));
+                arch(node.get("arch"), node), registers(node), unknown ? 0 : bytes(node, "stack"), unknown,
+                bytes(node, "shared"), bytes(node, "local"));
     }
 
     private KernelRow kernelOrNull(JsonNode node, String field) throws InvalidReportException {
@@ -213,7 +213,7 @@ final class ReportJsonReader {
             selected.add(kernels.get(at));
         }
         return new DeviceReport(name, optionalText(node, "preset"), text(node, "computeCapability"),
-                text(node, "targetArch"), number(node, "maxResidentThreads"),
+                text(node, "targetArch"), positive(node, "maxResidentThreads"),
                 optionalNumber(node, "multiProcessorCount"),
                 optionalNumber(node, "memoryBytes"), optionalText(node, "figuresSource"), status,
                 optionalText(node, "skipReason"), optionalText(node, "chosenArch"),
@@ -328,6 +328,23 @@ final class ReportJsonReader {
             throw invalid("'" + field + "' is missing or not a whole number in " + abbreviate(node));
         }
         return value.longValue();
+    }
+
+    /** A byte figure of a kernel: a whole number, not negative. */
+    private long bytes(JsonNode node, String field) throws InvalidReportException {
+        long value = number(node, field);
+        if (value < 0) {
+            throw invalid("'" + field + "' " + value + " is negative in " + abbreviate(node));
+        }
+        return value;
+    }
+
+    private long positive(JsonNode node, String field) throws InvalidReportException {
+        long value = number(node, field);
+        if (value <= 0) {
+            throw invalid("'" + field + "' " + value + " is not positive in " + abbreviate(node));
+        }
+        return value;
     }
 
     private int registers(JsonNode node) throws InvalidReportException {
