@@ -69,7 +69,7 @@ class ByteSizeTest {
     void rejectsSizesBeyondLongRange() {
         assertThatThrownBy(() -> ByteSize.parse("9000000 TiB", "maxReservation"))
                 .isInstanceOf(InvalidValueException.class)
-                .hasMessage("maxReservation '9000000 TiB' is too large");
+                .hasMessage("maxReservation '9000000 TiB' is too large (at most 9223372036854775807 bytes, 8 EiB)");
         assertThat(ByteSize.parse("9223372036854775807", "x")).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> ByteSize.parse("9223372036854775808", "x")).isInstanceOf(InvalidValueException.class);
     }

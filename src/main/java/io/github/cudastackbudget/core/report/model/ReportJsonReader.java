@@ -37,6 +37,7 @@ final class ReportJsonReader {
 
     private final String source;
     private List<KernelRow> kernels = List.of();
+    private JsonNode root;
 
     private ReportJsonReader(String source) {
         this.source = source;
@@ -55,10 +56,13 @@ final class ReportJsonReader {
             byte[] head = buffered.readNBytes(4);
             buffered.reset();
             String foreign = foreignEncoding(head);
+            if (foreign == null && head.length >= 2 && (head[0] == 0 || head[1] == 0)) {
+                foreign = "UTF-16 or UTF-32 (a NUL byte in its first characters, no byte order mark)";
+            }
             if (foreign != null) {
                 throw new InvalidReportException(source + ": the JSON report is " + foreign
-                        + " text (it starts with that byte order mark); a report is UTF-8: run the check goal again"
-                        + " to rewrite it");
+                        + " text" + (foreign.startsWith("UTF-16 or") ? "" : " (it starts with that byte order mark)")
+                        + "; a report is UTF-8: run the check goal again to rewrite it");
             }
             if (head.length >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF) {
                 buffered.skipNBytes(3);
@@ -112,12 +116,17 @@ final class ReportJsonReader {
     }
 
     ReportModel model(JsonNode root) throws InvalidReportException {
+        this.root = root;
         if (root == null || !root.isObject()) {
             throw invalid("the top level is not a JSON object");
         }
         JsonNode version = root.get("schemaVersion");
-        if (version == null || !version.isIntegralNumber() || !version.canConvertToInt()) {
+        if (version == null) {
             throw invalid("no schemaVersion: not a cuda-stack-budget report");
+        }
+        if (!version.isIntegralNumber() || !version.canConvertToInt()) {
+            throw invalid("schemaVersion " + Printable.of(version.toString()) + " is not a whole number: not a "
+                    + "cuda-stack-budget report");
         }
         if (version.intValue() != ReportModel.SCHEMA_VERSION) {
             throw invalid("schemaVersion " + Printable.of(version.asText()) + " is not supported (this version reads "
@@ -150,7 +159,8 @@ final class ReportJsonReader {
     private KernelRow kernel(JsonNode node) throws InvalidReportException {
         boolean unknown = node.path("stackUnknown").asBoolean(false);
         return new KernelRow(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
-                arch(node.get("arch"), node), registers(node), unknown ? 0 : bytes(node, "stack"), unknown,
+                arch(node.get("arch"), "the kernel " + abbreviate(node)), registers(node),
+                unknown ? 0 : bytes(node, "stack"), unknown,
                 bytes(node, "shared"), bytes(node, "local"));
     }
 
@@ -162,7 +172,8 @@ final class ReportJsonReader {
     private ViolationReport violation(JsonNode node) throws InvalidReportException {
         String kind = text(node, "kind");
         Violation.Kind parsed = Arrays.stream(Violation.Kind.values()).filter(k -> k.id().equals(kind)).findFirst()
-                .orElseThrow(() -> invalid("violation kind '" + Printable.of(kind) + "' is not one of reservation, stack"));
+                .orElseThrow(() -> invalid("violation kind '" + Printable.of(kind)
+                        + "' is not one of reservation, stack"));
         return new ViolationReport(text(node, "device"), parsed, number(node, "actual"),
                 number(node, "limit"), text(node, "kernel"), optionalText(node, "displayName"),
                 optionalText(node, "library"), optionalText(node, "arch"));
@@ -171,8 +182,10 @@ final class ReportJsonReader {
     private LibraryReport library(JsonNode node) throws InvalidReportException {
         return new LibraryReport(text(node, "path"), node.has("library") ? text(node, "library")
                 : Path.of(text(node, "path")).getFileName().toString(), number(node, "kernels"),
-                number(node, "records", 0), list(node, "arches", this::arch),
-                node.has("ptxArches") ? list(node, "ptxArches", this::arch) : List.of(),
+                number(node, "records", 0), list(node, "arches", value -> arch(value, "the arches of library "
+                        + Printable.of(text(node, "path")))),
+                node.has("ptxArches") ? list(node, "ptxArches", value -> arch(value, "the ptxArches of library "
+                        + Printable.of(text(node, "path")))) : List.of(),
                 number(node, "maxStack", 0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
                 LIBRARY_LOG.equals(optionalText(node, "foundThrough")), optionalText(node, "platform"));
     }
@@ -324,8 +337,12 @@ final class ReportJsonReader {
     private long number(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
         // integral only: 1.5 or 1e30 used to be truncated or clamped silently
-        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw invalid("'" + field + "' is missing or not a whole number in " + abbreviate(node));
+        if (value != null && value.isIntegralNumber() && !value.canConvertToLong()) {
+            throw invalid("'" + field + "' " + Printable.of(value.toString(), 40) + " is out of range (at most "
+                    + Long.MAX_VALUE + ") in " + where(node));
+        }
+        if (value == null || !value.isIntegralNumber()) {
+            throw invalid("'" + field + "' is missing or not a whole number in " + where(node));
         }
         return value.longValue();
     }
@@ -366,22 +383,23 @@ final class ReportJsonReader {
         return value == null || value.isNull() ? absent : number(node, field);
     }
 
-    /** An element of a list of arch labels: a string that is a CUDA arch label. */
-    private String arch(JsonNode value) throws InvalidReportException {
-        return arch(value, null);
-    }
-
-    private String arch(JsonNode value, JsonNode row) throws InvalidReportException {
-        String in = row == null ? "" : " in " + abbreviate(row);
+    /** An arch label (a string that is a CUDA arch label) in {@code where}. */
+    private String arch(JsonNode value, String where) throws InvalidReportException {
         if (value == null || !value.isTextual()) {
-            throw invalid("an arch is missing or not a string" + (row == null ? ": " + abbreviate(value) : in));
+            throw invalid("an arch is missing or not a string in " + where + ": " + abbreviate(value));
         }
         try {
             GpuArch.parse(value.textValue());
         } catch (InvalidValueException e) {
-            throw invalid("'" + Printable.of(value.textValue()) + "' is not a CUDA arch label (e.g. sm_90)" + in);
+            throw invalid("'" + Printable.of(value.textValue()) + "' in " + where + " is not a CUDA arch label "
+                    + "(e.g. sm_90)");
         }
         return value.textValue();
+    }
+
+    /** Where a field is: "the top level", or the object abbreviated. */
+    private String where(JsonNode node) {
+        return node == root ? "the top level" : abbreviate(node);
     }
 
     private static String abbreviate(JsonNode node) {
