@@ -66,8 +66,8 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         LaunchLogs launch = launchLogs(options, listener, warnings);
         return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
                 options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
-                Demangler.fromEnvironment(options.environment()), options.jarScan(), launch, frontend,
-                options.failOnUnreadable(), platforms), warnings);
+                Demangler.fromEnvironment(options.environment(), options.timeout()), options.jarScan(), launch,
+                frontend, options.failOnUnreadable(), platforms), warnings);
     }
 
     /**

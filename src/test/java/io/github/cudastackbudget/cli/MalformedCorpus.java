@@ -27,8 +27,8 @@ import java.util.stream.Stream;
  * file's text (its last line break dropped), {@code @REPLAY@} a cuobjdump stand-in that prints the case file for
  * {@code --dump-resource-usage} and the real cuobjdump 13.0 {@code --version} text; {@code --no-detect --devices
  * h200-141gb --output <temp>} come first. The argument list {@code report-json} reads the case file as a report's JSON
- * instead. The expected line is one whole line of what the run prints (stdout and stderr), {@code @CASE@} and
- * {@code @DIR@} replaced; the exit status defaults to 2.
+ * instead. The expected line is one whole line of what the run prints (stdout and stderr), {@code @CASE@},
+ * {@code @DIR@} and {@code @TEST_CUDA@} replaced; the exit status defaults to 2.
  *
  * <p>{@link #main} runs one case in a fresh JVM (for {@code dev/malformed-corpus.sh}, under {@code -Xmx256m}).
  */
@@ -50,7 +50,8 @@ public final class MalformedCorpus {
         }
 
         public String expectedLine() {
-            return expected.replace("@CASE@", path().toString()).replace("@DIR@", dir().toString());
+            return expected.replace("@CASE@", path().toString()).replace("@DIR@", dir().toString())
+                    .replace("@TEST_CUDA@", TEST_CUDA.toAbsolutePath().normalize().toString());
         }
 
         @Override

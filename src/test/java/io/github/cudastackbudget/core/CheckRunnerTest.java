@@ -307,7 +307,7 @@ class CheckRunnerTest {
 
         assertThatThrownBy(() -> run(settings))
                 .isInstanceOf(CheckException.class)
-                .hasMessage("no configured device can run the SASS in the scanned libraries (embedded: sm_75, sm_80, "
+                .hasMessage("no configured device can run the SASS in the scanned libraries (embedded: libnccl.so.2: sm_75, sm_80, "
                         + "sm_90, sm_100, sm_100f, sm_110, sm_120); add a device with a matching compute capability or "
                         + "build the libraries for your devices");
     }
@@ -422,7 +422,7 @@ class CheckRunnerTest {
         assertThat(outcome.failed()).isFalse();
         assertThat(outcome.result().devices()).hasSize(7).allSatisfy(device -> assertThat(device.skipped()).isTrue());
         assertThat(outcome.result().warnings()).contains("no default device can run the SASS in the scanned libraries "
-                + "(embedded: sm_61); add a device with a matching compute capability or build the libraries for your "
+                + "(embedded: libframes.so: sm_61); add a device with a matching compute capability or build the libraries for your "
                 + "devices");
         assertThat(outcome.summary().get(0)).isEqualTo("CUDA stack budget: 7 device(s): 0 pass, 0 fail, 7 skipped; "
                 + "1 functions in 1 file(s)");

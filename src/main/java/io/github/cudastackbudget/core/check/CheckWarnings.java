@@ -1,6 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.launch.LaunchLog;
@@ -96,13 +95,38 @@ final class CheckWarnings {
         }
         if (index.recordCount() > 0 && !devices.isEmpty() && devices.stream().allMatch(DeviceResult::skipped)) {
             String message = "no " + origin.adjective() + " device can run the SASS in the scanned libraries (embedded: "
-                    + BudgetEvaluator.embedded(index) + "); add a device with a matching compute capability or build "
-                    + "the libraries for your devices";
+                    + sassByLibrary(index) + "); add a device with a matching "
+                    + "compute capability or build the libraries for your devices";
             if (!origin.isDefault()) {
                 throw new CheckProblem(message);
             }
             warn(message);
         }
+    }
+
+    /** Libraries shown in the no-device message: at most this many, the rest counted. */
+    static final int LIBRARIES_NAMED = 3;
+
+    /** {@code libfoo.so: sm_80, sm_90; libbar.so: sm_75; and 2 more libraries}: which library embeds which SASS. */
+    static String sassByLibrary(KernelIndex index) {
+        java.util.SortedMap<String, java.util.SortedSet<io.github.cudastackbudget.core.arch.GpuArch>> byLibrary =
+                new java.util.TreeMap<>();
+        index.imagesByFunction().forEach((function, images) -> images.forEach(record -> byLibrary
+                .computeIfAbsent(record.library(), key -> new java.util.TreeSet<>()).add(record.arch())));
+        StringBuilder out = new StringBuilder();
+        int named = 0;
+        for (var entry : byLibrary.entrySet()) {
+            if (named == LIBRARIES_NAMED) {
+                int more = byLibrary.size() - LIBRARIES_NAMED;
+                out.append("; and ").append(more).append(more == 1 ? " more library" : " more libraries");
+                break;
+            }
+            out.append(named == 0 ? "" : "; ").append(entry.getKey()).append(": ").append(entry.getValue().stream()
+                    .map(io.github.cudastackbudget.core.arch.GpuArch::sassLabel)
+                    .collect(java.util.stream.Collectors.joining(", ")));
+            named++;
+        }
+        return out.toString();
     }
 
     private void device(DeviceResult device, KernelIndex index, Map<String, String> displayNames) {

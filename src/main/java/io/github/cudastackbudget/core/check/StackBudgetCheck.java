@@ -46,7 +46,7 @@ public final class StackBudgetCheck {
         }
         inputs.relocatable().forEach(warnings::relocatable);
         KernelIndex index = KernelIndex.of(scans);
-        Map<String, String> displayNames = displayNames(request, index, run);
+        Map<String, String> displayNames = displayNames(request, index, run, warnings);
         if (run != null) {
             warnings.launched(run, displayNames);
         }
@@ -63,12 +63,13 @@ public final class StackBudgetCheck {
     }
 
     /** Readable names of every function and of every launched kernel no library holds. */
-    private static Map<String, String> displayNames(CheckRequest request, KernelIndex index, LaunchedRun run) {
+    private static Map<String, String> displayNames(CheckRequest request, KernelIndex index, LaunchedRun run,
+            CheckWarnings warnings) {
         Set<String> names = new HashSet<>();
         index.imagesByFunction().keySet().forEach(key -> names.add(key.name()));
         if (run != null) {
             run.match().unmatched().forEach(kernel -> names.add(kernel.name()));
         }
-        return request.demangler().displayNames(names);
+        return request.demangler().displayNames(names, warnings::warn);
     }
 }

@@ -2,6 +2,7 @@ package io.github.cudastackbudget.core.demangle;
 
 import io.github.cudastackbudget.core.exec.Executables;
 import io.github.cudastackbudget.core.exec.ToolRun;
+import io.github.cudastackbudget.core.text.Printable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,11 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Demangles kernel names in batches with the tools found on the PATH, in the origin tool's order: {@code llvm-cxxfilt}
  * (GNU c++filt gives up on very long names), then {@code c++filt}, then {@code cu++filt}; a name no tool changes keeps
- * its mangled form. Alpaka kernels ({@code alpaka::detail::gpuKernel<INNER, ...>}) are shortened to {@code INNER}.
+ * its mangled form. Demangled names are optional data: a tool that cannot be run, fails, hangs past the timeout,
+ * prints an error or the wrong number of lines is reported in one warning line and the names stay mangled (or go to the
+ * next tool); its output is never kept beyond one line per name. Alpaka kernels ({@code alpaka::detail::gpuKernel<INNER, ...>}) are shortened to {@code INNER}.
  */
 public final class Demangler {
 
@@ -31,12 +35,23 @@ public final class Demangler {
 
     /** A demangler over the tools found on {@code PATH} (and the CUDA toolkit's bin for cu++filt). */
     public static Demangler fromEnvironment(Map<String, String> environment) {
+        return fromEnvironment(environment, DEFAULT_TIMEOUT);
+    }
+
+    /** The same, each tool run stopped after {@code timeout} (the check's configured tool timeout). */
+    public static Demangler fromEnvironment(Map<String, String> environment, Duration timeout) {
         List<Path> found = new ArrayList<>();
         for (String tool : TOOLS) {
             Executables.find(tool, environment, Executables.cudaDirectories(environment)).ifPresent(found::add);
         }
-        return new Demangler(found, Duration.ofSeconds(120));
+        return new Demangler(found, timeout);
     }
+
+    /** The limit of one tool run where no timeout is configured. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+
+    /** A demangled name longer than this (characters) is not kept: the mangled name stays. */
+    static final int MAX_NAME = 64 * 1024;
 
     public List<Path> tools() {
         return tools;
@@ -48,6 +63,15 @@ public final class Demangler {
      * @return mangled -> display name (demangled, Alpaka-shortened), for every input name
      */
     public Map<String, String> displayNames(Collection<String> mangledNames) {
+        return displayNames(mangledNames, warning -> { });
+    }
+
+    /**
+     * Readable names for mangled ones, each tool that could not demangle reported to {@code warnings} in one line.
+     *
+     * @return mangled -> display name (demangled, Alpaka-shortened), for every input name
+     */
+    public Map<String, String> displayNames(Collection<String> mangledNames, Consumer<String> warnings) {
         List<String> names = new ArrayList<>(new TreeSet<>(mangledNames));
         Map<String, String> demangled = new LinkedHashMap<>();
         List<String> pending = names.stream().filter(name -> name.startsWith("_Z")).toList();
@@ -55,11 +79,12 @@ public final class Demangler {
             if (pending.isEmpty()) {
                 break;
             }
-            List<String> output = run(tool, pending);
+            List<String> output = run(tool, pending, warnings);
             List<String> stillMangled = new ArrayList<>();
             for (int i = 0; i < pending.size(); i++) {
                 String result = output == null ? null : output.get(i);
-                if (result == null || result.isBlank() || result.equals(pending.get(i))) {
+                if (result == null || result.isBlank() || result.equals(pending.get(i)) || result.length() > MAX_NAME
+                        || result.chars().anyMatch(Character::isISOControl)) {
                     stillMangled.add(pending.get(i));
                 } else {
                     demangled.put(pending.get(i), result);
@@ -74,15 +99,46 @@ public final class Demangler {
         return display;
     }
 
-    /** One line per name in, one line per name out; anything else means the tool is not usable (null). */
-    private List<String> run(Path tool, List<String> names) {
+    /**
+     * One line per name in, one line per name out; anything else means the tool is not usable (null, and a warning).
+     * Lines beyond one per name are counted, not kept (a tool that floods its output costs no memory).
+     */
+    private List<String> run(Path tool, List<String> names, Consumer<String> warnings) {
         byte[] input = (String.join("\n", names) + "\n").getBytes(StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>(names.size());
-        ToolRun run = ToolRun.run(tool, List.of(), input, timeout, lines::add);
-        if (run.failure() != null || run.timedOut() || run.exitCode() != 0) {
+        long[] extra = {0};
+        ToolRun run = ToolRun.run(tool, List.of(), input, timeout, line -> {
+            if (lines.size() < names.size()) {
+                lines.add(line);
+            } else {
+                extra[0]++;
+            }
+        });
+        String problem = null;
+        if (run.failure() != null) {
+            problem = "could not be run (" + Printable.of(String.valueOf(run.failure().getMessage()), 160) + ")";
+        } else if (run.timedOut()) {
+            problem = "did not finish within " + timeout.toSeconds() + " s and was stopped";
+        } else if (run.refused() != null) {
+            problem = run.refused() + " and was stopped";
+        } else if (run.exitCode() != 0) {
+            problem = "failed (exit " + run.exitCode() + ")" + stderr(run);
+        } else if (!run.stderr().isBlank()) {
+            problem = "exited 0 but printed an error" + stderr(run);
+        } else if (extra[0] > 0 || lines.size() != names.size()) {
+            problem = "printed " + (lines.size() + extra[0]) + " line(s) for " + names.size() + " name(s)";
+        }
+        if (problem != null) {
+            warnings.accept("demangler " + tool + " " + problem + "; " + names.size() + " kernel name(s) stay mangled"
+                    + (tool.equals(tools.get(tools.size() - 1)) ? "" : " unless the next demangler reads them"));
             return null;
         }
-        return lines.size() == names.size() ? lines : null;
+        return lines;
+    }
+
+    private static String stderr(ToolRun run) {
+        String first = run.stderrFirstLine();
+        return first.isEmpty() ? "" : ": " + Printable.of(first.substring(2), 160);
     }
 
     /**

@@ -47,7 +47,8 @@ public final class LocalGpuDetector {
             }
             try {
                 int index = Integer.parseInt(fields[0].strip());
-                Long memory = fields[3].strip().matches("\\d+") ? Long.parseLong(fields[3].strip()) << 20 : null;
+                // at most 12 digits of MiB: shifted to bytes it stays below 2^63 (more wrapped to a wrong figure)
+                Long memory = fields[3].strip().matches("\\d{1,12}") ? Long.parseLong(fields[3].strip()) << 20 : null;
                 gpus.add(new LocalGpu(index, fields[1].strip(), fields[2].strip(), memory));
             } catch (NumberFormatException e) {
                 // a line that is not a GPU row

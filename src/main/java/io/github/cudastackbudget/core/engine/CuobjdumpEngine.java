@@ -110,7 +110,7 @@ public final class CuobjdumpEngine implements KernelEngine {
         if (run.failure() != null || run.exitCode() != 0) {
             throw new EngineException("cuobjdump '" + executable + "' failed on --version ("
                     + (run.failure() != null ? run.failure().getMessage() : "exit " + run.exitCode()) + ")"
-                    + Printable.of(run.stderrFirstLine()));
+                    + Printable.of(run.stderrFirstLine(), 300));
         }
         if (lines.stream().noneMatch(line -> line.contains("cuobjdump") || line.contains("Cuda compilation tools"))) {
             throw new EngineException("cuobjdump '" + executable + "' printed no cuobjdump version for --version ("
@@ -192,6 +192,12 @@ public final class CuobjdumpEngine implements KernelEngine {
         if (error != null) {
             throw new EngineException(file + ": cuobjdump exited 0 but reported an error ('" + Printable.of(error, 300)
                     + "'); the figures cannot be trusted");
+        }
+        try {
+            parser.finish();
+        } catch (ResourceUsageParser.MalformedOutputException e) {
+            throw new EngineException(file + ": cuobjdump printed output this plugin cannot read (" + e.getMessage()
+                    + "); report it with the cuobjdump version (" + version + ")", e);
         }
         if (parser.sections() == 0) {
             throw new EngineException(file + ": cuobjdump described no device code although the file has "

@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core.engine;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.text.InvalidValueException;
+import io.github.cudastackbudget.core.text.Printable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -33,7 +34,7 @@ public final class ResourceUsageParser {
     private static final Pattern FUNCTION = Pattern.compile("^\\s*Function (.+):\\s*$");
     private static final Pattern MEMBER = Pattern.compile("^member (.+):([^:]+):\\s*$");
     private static final Pattern USAGE = Pattern.compile(
-            "^\\s*REG:(\\d{1,20}) STACK:(\\d{1,20}|UNKNOWN) SHARED:(\\d{1,20}) LOCAL:(\\d{1,20})(?:\\s.*)?$");
+            "^\\s*REG:(-?\\d+) STACK:(-?\\d+|UNKNOWN) SHARED:(-?\\d+) LOCAL:(-?\\d+)(?:\\s.*)?$");
     /** The largest register count a CUDA function can have (255 on every arch; some headroom). */
     static final long MAX_REGISTERS = 65_535;
     /** The largest STACK, SHARED or LOCAL figure: the cubin stores them as 32-bit numbers. */
@@ -53,6 +54,7 @@ public final class ResourceUsageParser {
     private Section section = Section.NONE;
     private GpuArch arch;
     private String function;
+    private long functionLine;
     private long lineNumber;
     private int sections;
 
@@ -78,6 +80,7 @@ public final class ResourceUsageParser {
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
             parser.accept(line);
         }
+        parser.finish();
         return parser;
     }
 
@@ -93,6 +96,7 @@ public final class ResourceUsageParser {
         }
         char first = line.charAt(0);
         if (first == 'F' && line.startsWith("Fatbin ")) {
+            pendingFunction("a 'Fatbin' line");
             section = line.startsWith("Fatbin ptx") ? Section.PTX : Section.ELF;
             sections++;
             arch = null;
@@ -106,6 +110,7 @@ public final class ResourceUsageParser {
         if (first == 'm' && line.startsWith("member ")) {
             Matcher member = MEMBER.matcher(line);
             if (member.matches()) {
+                pendingFunction("a 'member' line");
                 library = baseName(member.group(1)) + "(" + member.group(2) + ")";
                 section = Section.NONE;
                 arch = null;
@@ -121,7 +126,9 @@ public final class ResourceUsageParser {
                 throw new MalformedOutputException("line " + lineNumber + ": unreadable Function line '"
                         + shown(line) + "' (expected 'Function NAME:')");
             }
+            pendingFunction("the next 'Function' line");
             function = intern(match.group(1));
+            functionLine = lineNumber;
             return;
         }
         if (trimmed.startsWith("REG:")) {
@@ -137,10 +144,12 @@ public final class ResourceUsageParser {
             throw new MalformedOutputException("line " + lineNumber + ": unreadable arch line '" + shown(line)
                     + "' (expected 'arch = sm_NN')");
         }
+        pendingFunction("an 'arch' line");
         try {
             arch = GpuArch.parse(match.group(1));
         } catch (InvalidValueException e) {
-            throw new MalformedOutputException("line " + lineNumber + ": " + e.getMessage());
+            throw new MalformedOutputException("line " + lineNumber + ": unknown CUDA arch '" + shown(match.group(1))
+                    + "' in the arch line (expected 'arch = sm_NN')");
         }
         function = null;
         libraries.add(library);
@@ -162,7 +171,7 @@ public final class ResourceUsageParser {
                     + "NAME:' line before it");
         }
         if (arch == null) {
-            throw new MalformedOutputException("line " + lineNumber + ": the resource usage of " + function
+            throw new MalformedOutputException("line " + lineNumber + ": the resource usage of " + shown(function)
                     + " follows no 'arch = sm_NN' line");
         }
         boolean unknown = "UNKNOWN".equals(match.group(2));
@@ -174,22 +183,45 @@ public final class ResourceUsageParser {
         function = null;
     }
 
-    /** A figure of a usage line, range-checked (digits only, at most 20 of them, by the pattern). */
+    /**
+     * A figure of a usage line, range-checked: digits with an optional minus sign (by the pattern), never parsed
+     * beyond 19 digits (a line of a million digits is refused by its length, not by arithmetic).
+     */
     private long number(String digits, String field, long max) {
-        java.math.BigInteger value = new java.math.BigInteger(digits);
-        if (value.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
-            throw new MalformedOutputException("line " + lineNumber + ": " + field + " " + digits
+        if (digits.startsWith("-")) {
+            throw new MalformedOutputException("line " + lineNumber + ": " + field + " " + shown(digits)
+                    + " is negative");
+        }
+        String significant = digits.replaceFirst("^0+(?=\\d)", "");
+        long value = significant.length() > 18 ? Long.MAX_VALUE : Long.parseLong(significant);
+        if (value > max) {
+            throw new MalformedOutputException("line " + lineNumber + ": " + field + " " + shown(digits)
                     + " is out of range (at most " + max + ")");
         }
-        return value.longValue();
+        return value;
     }
 
-    /** At most 80 characters of a line, control characters as '?': messages stay one line. */
+    /**
+     * Ends the output: a {@code Function} line still waiting for its resource usage line is an error (its kernel
+     * would be dropped silently).
+     *
+     * @throws MalformedOutputException when the last function has no resource usage line
+     */
+    public void finish() {
+        pendingFunction("the end of the output");
+    }
+
+    /** A Function line with no resource usage line before {@code what}: that kernel would be dropped silently. */
+    private void pendingFunction(String what) {
+        if (function != null && section != Section.PTX) {
+            throw new MalformedOutputException("line " + functionLine + ": Function " + shown(function)
+                    + " has no resource usage line (REG:n STACK:n SHARED:n LOCAL:n) before " + what);
+        }
+    }
+
+    /** At most 80 characters of a line, quoted on one line ({@link Printable}). */
     static String shown(String line) {
-        String cut = line.length() <= 80 ? line : line.substring(0, 77) + "...";
-        StringBuilder clean = new StringBuilder(cut.length());
-        cut.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
-        return clean.toString();
+        return Printable.of(line, 80);
     }
 
     private String intern(String name) {

@@ -2,6 +2,7 @@ package io.github.cudastackbudget.core.launch;
 
 import io.github.cudastackbudget.core.text.Frontend;
 import io.github.cudastackbudget.core.text.Option;
+import io.github.cudastackbudget.core.text.Printable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,73 +52,61 @@ public final class LaunchLogReader {
      */
     public static LaunchLog readLaunchLog(Path file, Frontend frontend) throws LaunchLogException {
         String parameter = frontend.name(Option.LAUNCH_LOG);
-        List<String> lines = lines(file, parameter, "launch log",
+        String kind = "launch log";
+        List<String> warnings = new ArrayList<>();
+        List<String> statuses = new ArrayList<>();
+        Map<String, LaunchedKernel> kernels = new TreeMap<>();
+        Malformed malformed = new Malformed(file, warnings);
+        LaunchLog.Format format = null;
+        boolean content = false;
+        int data = 0;
+        try (BoundedLineReader reader = open(file, parameter, kind,
                 "run the tests (or the job) under the prepare-agent goal's injection library first, so that it writes "
                         + "the log (a build that skips the tests: " + frontend.howToSet(Option.LAUNCH_LOG, "")
-                        + " checks statically)");
-        List<String> warnings = new ArrayList<>();
-        if (lines.stream().allMatch(String::isBlank)) {
+                        + " checks statically)")) {
+            int number = 0;
+            for (String line = reader.next(); line != null; line = reader.next()) {
+                number++;
+                if (format == null) {
+                    format = line.startsWith("#") ? LaunchLog.Format.AGENT_V1 : LaunchLog.Format.SEED;
+                    if (format == LaunchLog.Format.AGENT_V1) {
+                        checkHeader(file, line, LAUNCH_HEADER_PREFIX, kind, parameter);
+                    }
+                }
+                if (reader.tooLong()) {
+                    content = true;
+                    malformed.add(number, "longer than " + BoundedLineReader.MAX_LINE + " characters");
+                    continue;
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                content = true;
+                if (line.startsWith("#")) {
+                    if (format == LaunchLog.Format.SEED) {
+                        malformed.add(number, "a '#' line after data lines of the origin tool's format (no header)");
+                    } else if (line.startsWith(LAUNCH_HEADER_PREFIX)) {
+                        checkHeader(file, line, LAUNCH_HEADER_PREFIX, kind, parameter);
+                    } else {
+                        String status = status(line);
+                        if (status != null) {
+                            statuses.add(status.isEmpty() ? "(blank status)" : clean(status, 200));
+                        }
+                    }
+                    continue;
+                }
+                if (data(line, number, kernels, malformed)) {
+                    data++;
+                }
+            }
+        } catch (IOException e) {
+            throw unreadable(file, parameter, kind, e);
+        }
+        if (!content) {
             warnings.add("launch log " + file + " is empty: the run recorded nothing (did the process end through a "
                     + "signal or crash before the injection library could write it, or run without it?); the headline "
                     + "stays the static figure");
             return new LaunchLog(file, LaunchLog.Format.EMPTY, List.of(), List.of(), 0, warnings);
-        }
-        LaunchLog.Format format = lines.get(0).startsWith("#") ? LaunchLog.Format.AGENT_V1 : LaunchLog.Format.SEED;
-        if (format == LaunchLog.Format.AGENT_V1) {
-            checkHeader(file, lines.get(0), LAUNCH_HEADER_PREFIX, "launch log", parameter);
-        }
-        List<String> statuses = new ArrayList<>();
-        Map<String, LaunchedKernel> kernels = new TreeMap<>();
-        Malformed malformed = new Malformed(file, warnings);
-        int data = 0;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            int number = i + 1;
-            if (line.isBlank()) {
-                continue;
-            }
-            if (line.startsWith("#")) {
-                if (format == LaunchLog.Format.SEED) {
-                    malformed.add(number, "a '#' line after data lines of the origin tool's format (no header)");
-                } else if (line.startsWith(LAUNCH_HEADER_PREFIX)) {
-                    checkHeader(file, line, LAUNCH_HEADER_PREFIX, "launch log", parameter);
-                } else {
-                    String status = status(line);
-                    if (status != null) {
-                        statuses.add(status.isEmpty() ? "(blank status)" : clean(status, 200));
-                    }
-                }
-                continue;
-            }
-            String[] fields = line.split("\t", -1);
-            if (fields.length < 2 || fields.length > 3) {
-                malformed.add(number, "expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, found "
-                        + fields.length + " tab-separated field" + (fields.length == 1 ? "" : "s"));
-                continue;
-            }
-            String name = fields[0];
-            if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '(' || c == ')')) {
-                malformed.add(number, "the kernel name '" + name + "' is empty or not a mangled name (it holds white "
-                        + "space or parentheses)");
-                continue;
-            }
-            Long dynamic = null;
-            if (fields.length == 3) {
-                String value = fields[2].strip();
-                if (!DIGITS.matcher(value).matches()) {
-                    malformed.add(number, "the dynamic shared memory '" + fields[2] + "' is not a byte count");
-                    continue;
-                }
-                dynamic = Long.parseLong(value);
-                if (dynamic > MAX_DYNAMIC_SHARED) {
-                    malformed.add(number, "the dynamic shared memory " + value + " is more than any device has (at most "
-                            + MAX_DYNAMIC_SHARED + ")");
-                    continue;
-                }
-            }
-            LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(fields[1])), dynamic);
-            kernels.merge(name, kernel, LaunchedKernel::merge);
-            data++;
         }
         malformed.summarize();
         if (format == LaunchLog.Format.AGENT_V1) {
@@ -135,6 +124,51 @@ public final class LaunchLogReader {
         return new LaunchLog(file, format, statuses, List.copyOf(kernels.values()), data, warnings);
     }
 
+    /** One data line of a launch log, merged into {@code kernels}; false (and a warning) when it is malformed. */
+    private static boolean data(String line, int number, Map<String, LaunchedKernel> kernels, Malformed malformed) {
+        String[] fields = line.split("\t", 4);
+        if (fields.length < 2 || fields.length > 3) {
+            malformed.add(number, "expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, found "
+                    + (fields.length > 3 ? "more than 3" : Integer.toString(fields.length)) + " tab-separated field"
+                    + (fields.length == 1 ? "" : "s"));
+            return false;
+        }
+        String name = fields[0];
+        if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '(' || c == ')'
+                || Character.isISOControl(c))) {
+            malformed.add(number, "the kernel name '" + abbreviate(name) + "' is empty or not a mangled name (it "
+                    + "holds white space, parentheses or control characters)");
+            return false;
+        }
+        Long dynamic = null;
+        if (fields.length == 3) {
+            String value = fields[2].strip();
+            if (value.startsWith("-") && DIGITS.matcher(value.substring(1)).matches()) {
+                malformed.add(number, "the dynamic shared memory " + value + " is negative");
+                return false;
+            }
+            if (!value.isEmpty() && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                if (!DIGITS.matcher(value).matches()) {
+                    malformed.add(number, "the dynamic shared memory " + abbreviate(value) + " is more than any "
+                            + "device has (at most " + MAX_DYNAMIC_SHARED + ")");
+                    return false;
+                }
+            } else {
+                malformed.add(number, "the dynamic shared memory '" + abbreviate(fields[2]) + "' is not a byte count");
+                return false;
+            }
+            dynamic = Long.parseLong(value);
+            if (dynamic > MAX_DYNAMIC_SHARED) {
+                malformed.add(number, "the dynamic shared memory " + value + " is more than any device has (at most "
+                        + MAX_DYNAMIC_SHARED + ")");
+                return false;
+            }
+        }
+        LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(fields[1])), dynamic);
+        kernels.merge(name, kernel, LaunchedKernel::merge);
+        return true;
+    }
+
     /**
      * Reads a library log: one absolute path per line, after an optional header.
      *
@@ -144,33 +178,43 @@ public final class LaunchLogReader {
      */
     public static LibraryLog readLibraryLog(Path file, Frontend frontend) throws LaunchLogException {
         String parameter = frontend.name(Option.LIBRARY_LOG);
-        List<String> lines = lines(file, parameter, "library log",
-                "the injection library writes it next to the launch log; point " + parameter + " at it or remove the "
-                        + "setting");
+        String kind = "library log";
         List<String> warnings = new ArrayList<>();
-        if (!lines.isEmpty() && lines.get(0).startsWith("#")) {
-            checkHeader(file, lines.get(0), LIBRARY_HEADER_PREFIX, "library log", parameter);
-        }
         java.util.LinkedHashSet<Path> libraries = new java.util.LinkedHashSet<>();
         Malformed malformed = new Malformed(file, warnings);
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
+        try (BoundedLineReader reader = open(file, parameter, kind,
+                "the injection library writes it next to the launch log; point " + parameter + " at it or remove the "
+                        + "setting")) {
+            int number = 0;
+            for (String line = reader.next(); line != null; line = reader.next()) {
+                number++;
+                if (number == 1 && line.startsWith("#")) {
+                    checkHeader(file, line, LIBRARY_HEADER_PREFIX, kind, parameter);
+                }
+                if (reader.tooLong()) {
+                    malformed.add(number, "longer than " + BoundedLineReader.MAX_LINE + " characters");
+                    continue;
+                }
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                if (!line.startsWith("/") || line.indexOf('\t') >= 0) {
+                    malformed.add(number, "expected one absolute path per line, found '" + abbreviate(line) + "'");
+                    continue;
+                }
+                if (line.indexOf('\0') >= 0) {
+                    malformed.add(number, "the path holds a NUL byte");
+                    continue;
+                }
+                try {
+                    libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
+                } catch (java.nio.file.InvalidPathException e) {
+                    malformed.add(number, "'" + abbreviate(line) + "' is not a valid path (" + clean(e.getReason(), 80)
+                            + ")");
+                }
             }
-            if (!line.startsWith("/") || line.indexOf('\t') >= 0) {
-                malformed.add(i + 1, "expected one absolute path per line, found '" + abbreviate(line) + "'");
-                continue;
-            }
-            if (line.indexOf('\0') >= 0) {
-                malformed.add(i + 1, "the path holds a NUL byte");
-                continue;
-            }
-            try {
-                libraries.add(Path.of(line)); // as the loader named it: '..' may cross a symbolic link
-            } catch (java.nio.file.InvalidPathException e) {
-                malformed.add(i + 1, "'" + abbreviate(line) + "' is not a valid path (" + e.getReason() + ")");
-            }
+        } catch (IOException e) {
+            throw unreadable(file, parameter, kind, e);
         }
         malformed.summarize();
         return new LibraryLog(file, List.copyOf(libraries), warnings);
@@ -185,13 +229,14 @@ public final class LaunchLogReader {
         }
         String version = line.substring(prefix.length()).strip();
         if (!version.equals(Integer.toString(VERSION))) {
-            throw new LaunchLogException(parameter + " " + file + " is a " + kind + " of format version '" + version
+            throw new LaunchLogException(parameter + " " + file + " is a " + kind + " of format version '"
+                    + abbreviate(version)
                     + "', but this plugin version reads version " + VERSION + ": use the plugin version whose "
                     + "prepare-agent goal wrote it");
         }
     }
 
-    private static List<String> lines(Path file, String parameter, String kind, String remedy)
+    private static BoundedLineReader open(Path file, String parameter, String kind, String remedy)
             throws LaunchLogException {
         if (!Files.exists(file)) {
             throw new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") does not exist: " + remedy);
@@ -201,16 +246,16 @@ public final class LaunchLogReader {
         }
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {
-            List<String> lines = new ArrayList<>();
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                lines.add(line);
-            }
-            return lines;
+        try {
+            return new BoundedLineReader(new InputStreamReader(Files.newInputStream(file), decoder));
         } catch (IOException e) {
-            throw new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") cannot be read: "
-                    + e.getMessage() + "; check its permissions", e);
+            throw unreadable(file, parameter, kind, e);
         }
+    }
+
+    private static LaunchLogException unreadable(Path file, String parameter, String kind, IOException e) {
+        return new LaunchLogException("the " + kind + " " + file + " (" + parameter + ") cannot be read: "
+                + clean(String.valueOf(e.getMessage()), 200) + "; check its permissions", e);
     }
 
     /**
@@ -234,12 +279,9 @@ public final class LaunchLogReader {
         return clean(line, 60);
     }
 
-    /** At most {@code max} characters, control characters shown as '?'. */
+    /** At most {@code max} characters, quoted on one line ({@link Printable}). */
     static String clean(String line, int max) {
-        String shown = line.length() <= max ? line : line.substring(0, max - 3) + "...";
-        StringBuilder clean = new StringBuilder(shown.length());
-        shown.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
-        return clean.toString();
+        return Printable.of(line, max);
     }
 
     /** Collects malformed-line warnings: the first few one by one, the rest counted. */

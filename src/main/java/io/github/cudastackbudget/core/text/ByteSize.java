@@ -35,6 +35,9 @@ public final class ByteSize {
     public static long parse(String text, String what) {
         String value = text == null ? "" : text.strip();
         // bounded before any pattern or arithmetic runs (a value of millions of digits was slow)
+        if (value.startsWith("-") && value.length() > 1 && Character.isDigit(value.charAt(1))) {
+            throw new InvalidValueException(what + " '" + shown(text) + "' is negative: a size is 0 or more bytes");
+        }
         Matcher match = SIZE.matcher(value.length() > 80 ? "" : value);
         Long unit = match.matches() ? UNITS.get(match.group(2).toLowerCase(Locale.ROOT)) : null;
         if (unit == null) {
@@ -44,7 +47,8 @@ public final class ByteSize {
         BigDecimal bytes = new BigDecimal(match.group(1)).multiply(BigDecimal.valueOf(unit))
                 .setScale(0, RoundingMode.FLOOR);
         if (bytes.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-            throw new InvalidValueException(what + " '" + shown(text) + "' is too large");
+            throw new InvalidValueException(what + " '" + shown(text) + "' is too large (at most "
+                    + Long.MAX_VALUE + " bytes, 8 EiB)");
         }
         return bytes.longValueExact();
     }

@@ -58,8 +58,21 @@ class ReservationTest {
         assertThat(Reservation.bytesFor(H200_THREADS, 0)).isZero();
     }
 
+    /** Issue 10: a huge STACK or thread count once ended in an ArithmeticException ("failed unexpectedly"). */
     @Test
-    void overflowIsAnErrorNotAWrap() {
-        assertThatThrownBy(() -> Reservation.bytesFor(Long.MAX_VALUE / 8, 1024)).isInstanceOf(ArithmeticException.class);
+    void overflowSaturatesNeverWraps() {
+        assertThat(Reservation.bytesFor(Long.MAX_VALUE / 8, 1024)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Reservation.bytesFor(270_336, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Reservation.incrementFor(Long.MAX_VALUE, 2048)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Reservation.bytesFor(4_294_967_296L, 4_294_967_295L)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Reservation.bytesFor(3_000_000_000L, 4_294_967_280L)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Reservation.bytesFor(2_147_483_647L, 4_294_967_280L)).isEqualTo(2_147_483_647L * 4_294_967_280L);
+    }
+
+    @Test
+    void stackLimitNearLongMaxDoesNotWrapNegative() {
+        assertThat(Reservation.stackLimitFor(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE & ~15L);
+        assertThat(Reservation.stackLimitFor(Long.MAX_VALUE - 15)).isEqualTo(Long.MAX_VALUE & ~15L);
+        assertThatThrownBy(() -> Reservation.stackLimitFor(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 }

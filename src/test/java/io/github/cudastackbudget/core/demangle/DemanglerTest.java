@@ -200,6 +200,92 @@ class DemanglerTest {
         }
     }
 
+    /** Issue 10: a demangler that hangs, crashes, floods or errs gives one warning line and mangled names. */
+    @Nested
+    class HostileDemanglers {
+
+        private final List<String> warnings = new java.util.ArrayList<>();
+
+        private Map<String, String> names(Path tool, Duration timeout) {
+            return new Demangler(List.of(tool), timeout).displayNames(List.of(FRAME_KERNEL), warnings::add);
+        }
+
+        @Test
+        @Timeout(value = 20, unit = TimeUnit.SECONDS)
+        void hangingDemanglerIsStoppedAtTheTimeoutWithAWarning() throws IOException {
+            Path hanging = script("hanging", "exec sleep 60");
+            long start = System.nanoTime();
+
+            assertThat(names(hanging, Duration.ofSeconds(1))).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(warnings).containsExactly("demangler " + hanging + " did not finish within 1 s and was "
+                    + "stopped; 1 kernel name(s) stay mangled");
+        }
+
+        @Test
+        void crashingDemanglerGivesAWarning() throws IOException {
+            Path crashing = script("crashing", "echo 'Segmentation fault (core dumped)' >&2; kill -SEGV $$");
+
+            assertThat(names(crashing, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(warnings).singleElement().asString()
+                    .startsWith("demangler " + crashing + " failed (exit 139)")
+                    .endsWith("; 1 kernel name(s) stay mangled");
+        }
+
+        @Test
+        void demanglerExitingZeroWithAnErrorGivesAWarning() throws IOException {
+            Path erring = script("erring", "cat; echo 'c++filt: error: \033[31mbroken\033[0m' >&2; exit 0");
+
+            assertThat(names(erring, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(warnings).containsExactly("demangler " + erring + " exited 0 but printed an error: "
+                    + "c++filt: error: \\x1b[31mbroken\\x1b[0m; 1 kernel name(s) stay mangled");
+        }
+
+        @Test
+        @Timeout(value = 60, unit = TimeUnit.SECONDS)
+        void floodingDemanglerKeepsNoMoreThanOneLinePerName() throws IOException {
+            // two million lines of output for one name: counted, not kept
+            Path flooding = script("flooding", "yes demangled | head -n 2000000");
+
+            assertThat(names(flooding, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(warnings).containsExactly("demangler " + flooding + " printed 2000000 line(s) for 1 name(s); "
+                    + "1 kernel name(s) stay mangled");
+        }
+
+        @Test
+        void controlCharactersInADemangledNameKeepTheMangledName() throws IOException {
+            Path escaping = script("escaping", "read -r line; printf 'void k\033[2J()\\n'");
+
+            assertThat(names(escaping, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(warnings).isEmpty();
+        }
+
+        @Test
+        void missingDemanglerGivesAWarningAndTheNextOneIsTried() {
+            Path missing = tmp.resolve("no-such-demangler");
+            Map<String, String> names = new Demangler(List.of(missing, llvmCxxfilt), TIMEOUT)
+                    .displayNames(List.of(FRAME_KERNEL), warnings::add);
+
+            assertThat(names).containsExactly(entry(FRAME_KERNEL, "void frameKernel<64>(int*, int)"));
+            assertThat(warnings).singleElement().asString().startsWith("demangler " + missing + " could not be run (")
+                    .endsWith("; 1 kernel name(s) stay mangled unless the next demangler reads them");
+        }
+
+        @Test
+        @Timeout(value = 20, unit = TimeUnit.SECONDS)
+        void fromEnvironmentTakesTheConfiguredTimeout() throws IOException {
+            Path dir = Files.createDirectories(tmp.resolve("slow-bin"));
+            script("slow-bin/c++filt", "exec sleep 60");
+            Demangler demangler = Demangler.fromEnvironment(Map.of("PATH", dir.toString()), Duration.ofSeconds(1));
+            long start = System.nanoTime();
+
+            assertThat(demangler.displayNames(List.of(FRAME_KERNEL), warnings::add))
+                    .containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(warnings).singleElement().asString().contains("did not finish within 1 s");
+        }
+    }
+
     @Nested
     class ShortenAlpaka {
 

@@ -43,6 +43,16 @@ class LocalGpuDetectorTest {
                 new LocalGpuDetector.LocalGpu(2, "Tesla T4", "7.5", 15_360L << 20));
     }
 
+    /** Issue 10: an enormous memory figure was shifted into a wrapped (negative or wrong) byte count. */
+    @Test
+    void enormousMemoryFiguresAreUnknownNotWrapped() {
+        List<LocalGpuDetector.LocalGpu> gpus = LocalGpuDetector.parse("0, NVIDIA H200, 9.0, 99999999999999\n"
+                + "1, NVIDIA H200, 9.0, 8796093022208\n2, NVIDIA H200, 9.0, 999999999999\n");
+
+        assertThat(gpus).extracting(LocalGpuDetector.LocalGpu::memoryBytes)
+                .containsExactly(null, null, 999_999_999_999L << 20);
+    }
+
     @Test
     void emptyOutputMeansNoGpus() {
         assertThat(LocalGpuDetector.parse("")).isEmpty();

@@ -445,7 +445,8 @@ class ResourceUsageParserTest {
                     arch = sm_80
                       REG:11 STACK:555 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0
                     """)).isInstanceOf(ResourceUsageParser.MalformedOutputException.class)
-                    .hasMessage("line 6: a resource usage line with no 'Function NAME:' line before it");
+                    .hasMessage("line 3: Function _Z4lostPi has no resource usage line (REG:n STACK:n SHARED:n "
+                            + "LOCAL:n) before a 'Fatbin' line");
         }
 
         @Test

@@ -77,9 +77,9 @@ class LaunchLogReaderTest {
                         + "found 1 tab-separated field",
                 file + ":5: malformed line skipped: the dynamic shared memory 'lots' is not a byte count",
                 file + ":6: malformed line skipped: the kernel name 'noStackKernel(int*)' is empty or not a mangled "
-                        + "name (it holds white space or parentheses)",
+                        + "name (it holds white space, parentheses or control characters)",
                 file + ":7: malformed line skipped: expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, "
-                        + "found 4 tab-separated fields");
+                        + "found more than 3 tab-separated fields");
         assertThat(log.complete()).as("malformed lines do not make the run incomplete").isTrue();
     }
 

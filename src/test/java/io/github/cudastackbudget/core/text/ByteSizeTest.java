@@ -46,7 +46,7 @@ class ByteSizeTest {
     }
 
     @ParameterizedTest(name = "\"{0}\" is rejected")
-    @ValueSource(strings = {"abc", "1.5 XB", "-1 GiB", "1e3", "GiB", "1.5.2 GiB", ".5 GiB", "1,5 GiB", "1 GiB extra",
+    @ValueSource(strings = {"abc", "1.5 XB", "1e3", "GiB", "1.5.2 GiB", ".5 GiB", "1,5 GiB", "1 GiB extra",
             "1 Gi", "1 kbit"})
     void rejectsBadInputNamingParameterAndValue(String text) {
         assertThatThrownBy(() -> ByteSize.parse(text, "maxStackPerThread"))
@@ -54,6 +54,24 @@ class ByteSizeTest {
                 .hasMessageStartingWith("maxStackPerThread '" + text + "' is not a size")
                 .hasMessageContaining("KiB, MiB, GiB, TiB (powers of 1024)")
                 .hasMessageContaining("kB, MB, GB, TB (powers of 1000)");
+    }
+
+    @ParameterizedTest(name = "\"{0}\" is negative")
+    @ValueSource(strings = {"-1 GiB", "-0", " -5", "-99999999999999999999999999999999999999 TiB"})
+    void negativeSizesAreNamedAsSuch(String text) {
+        assertThatThrownBy(() -> ByteSize.parse(text, "maxStackPerThread"))
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessage("maxStackPerThread '" + ByteSize.shown(text) + "' is negative: a size is 0 or more bytes");
+    }
+
+    /** Fuzz findings (issue 10): a value with a line break once gave a message of several lines. */
+    @ParameterizedTest
+    @ValueSource(strings = {"2\r%", "%\n", "1111111111111111111111111111111111111\n", "1\u0000GiB", "4\u001bKiB"})
+    void messagesStayOneLine(String text) {
+        assertThatThrownBy(() -> ByteSize.parse(text, "maxStackPerThread"))
+                .isInstanceOf(InvalidValueException.class)
+                .satisfies(e -> org.assertj.core.api.Assertions.assertThat(e.getMessage()).doesNotContain("\n", "\r",
+                        "\u0000", "\u001b"));
     }
 
     @ParameterizedTest
@@ -69,7 +87,7 @@ class ByteSizeTest {
     void rejectsSizesBeyondLongRange() {
         assertThatThrownBy(() -> ByteSize.parse("9000000 TiB", "maxReservation"))
                 .isInstanceOf(InvalidValueException.class)
-                .hasMessage("maxReservation '9000000 TiB' is too large");
+                .hasMessage("maxReservation '9000000 TiB' is too large (at most 9223372036854775807 bytes, 8 EiB)");
         assertThat(ByteSize.parse("9223372036854775807", "x")).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> ByteSize.parse("9223372036854775808", "x")).isInstanceOf(InvalidValueException.class);
     }

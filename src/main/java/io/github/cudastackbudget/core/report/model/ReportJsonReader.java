@@ -1,11 +1,22 @@
 package io.github.cudastackbudget.core.report.model;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.budget.Violation;
+import io.github.cudastackbudget.core.text.InvalidValueException;
+import io.github.cudastackbudget.core.text.Printable;
+import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,32 +37,99 @@ final class ReportJsonReader {
 
     private final String source;
     private List<KernelRow> kernels = List.of();
+    private JsonNode root;
 
     private ReportJsonReader(String source) {
         this.source = source;
     }
 
+    /**
+     * Reads the report from a stream. Every failure is an {@link InvalidReportException} with one line naming
+     * {@code source}: not UTF-8 (a UTF-16 or UTF-32 byte order mark, bytes that are no UTF-8), not JSON (with the line
+     * and column), a missing or mistyped key, or the stream failing to read.
+     */
     static ReportModel read(InputStream in, String source) throws IOException {
         JsonNode root;
         try {
-            root = JSON.readTree(in);
+            BufferedInputStream buffered = new BufferedInputStream(in);
+            buffered.mark(4);
+            byte[] head = buffered.readNBytes(4);
+            buffered.reset();
+            String foreign = foreignEncoding(head);
+            if (foreign == null && head.length >= 2 && (head[0] == 0 || head[1] == 0)) {
+                foreign = "UTF-16 or UTF-32 (a NUL byte in its first characters, no byte order mark)";
+            }
+            if (foreign != null) {
+                throw new InvalidReportException(source + ": the JSON report is " + foreign
+                        + " text" + (foreign.startsWith("UTF-16 or") ? "" : " (it starts with that byte order mark)")
+                        + "; a report is UTF-8: run the check goal again to rewrite it");
+            }
+            if (head.length >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF) {
+                buffered.skipNBytes(3);
+            }
+            // strict UTF-8: Jackson's own detection would read UTF-16/32 without a mark and fail outside its
+            // JsonProcessingException (CharConversionException), and would replace bad bytes silently in a Reader
+            Reader reader = new InputStreamReader(buffered, StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+            root = JSON.readTree(reader);
+        } catch (InvalidReportException e) {
+            throw e;
         } catch (JsonProcessingException e) {
-            throw new InvalidReportException(source + ": not valid JSON (" + e.getOriginalMessage()
-                    + "); run the check goal again to rewrite it", e);
+            throw new InvalidReportException(source + ": not valid JSON" + where(e.getLocation()) + " ("
+                    + Printable.of(e.getOriginalMessage(), 160) + "); run the check goal again to rewrite it", e);
+        } catch (CharacterCodingException | CharConversionException e) {
+            throw new InvalidReportException(source + ": the JSON report holds bytes that are not UTF-8 text;"
+                    + " run the check goal again to rewrite it", e);
+        } catch (IOException e) {
+            throw new InvalidReportException(source + ": the JSON report could not be read ("
+                    + Printable.of(String.valueOf(e.getMessage()), 160) + ")", e);
         }
         return new ReportJsonReader(source).model(root);
     }
 
+    /** The encoding a UTF-32 or UTF-16 byte order mark names, or null. */
+    static String foreignEncoding(byte[] head) {
+        int[] b = new int[4];
+        for (int i = 0; i < 4; i++) {
+            b[i] = i < head.length ? head[i] & 0xFF : -1;
+        }
+        if (b[0] == 0x00 && b[1] == 0x00 && b[2] == 0xFE && b[3] == 0xFF) {
+            return "UTF-32BE";
+        }
+        if (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0x00 && b[3] == 0x00) {
+            return "UTF-32LE";
+        }
+        if (b[0] == 0xFE && b[1] == 0xFF) {
+            return "UTF-16BE";
+        }
+        if (b[0] == 0xFF && b[1] == 0xFE) {
+            return "UTF-16LE";
+        }
+        return null;
+    }
+
+    private static String where(JsonLocation location) {
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+
     ReportModel model(JsonNode root) throws InvalidReportException {
+        this.root = root;
         if (root == null || !root.isObject()) {
             throw invalid("the top level is not a JSON object");
         }
         JsonNode version = root.get("schemaVersion");
-        if (version == null || !version.canConvertToInt()) {
+        if (version == null) {
             throw invalid("no schemaVersion: not a cuda-stack-budget report");
         }
+        if (!version.isIntegralNumber() || !version.canConvertToInt()) {
+            throw invalid("schemaVersion " + Printable.of(version.toString()) + " is not a whole number: not a "
+                    + "cuda-stack-budget report");
+        }
         if (version.intValue() != ReportModel.SCHEMA_VERSION) {
-            throw invalid("schemaVersion " + version.asText() + " is not supported (this version reads "
+            throw invalid("schemaVersion " + Printable.of(version.asText()) + " is not supported (this version reads "
                     + ReportModel.SCHEMA_VERSION + ")");
         }
         kernels = list(root, "kernels", this::kernel);
@@ -61,11 +139,11 @@ final class ReportJsonReader {
         for (JsonNode device : array(root, "devices")) {
             devices.add(device(device, violations));
         }
-        List<String> warnings = list(root, "warnings", JsonNode::asText);
+        List<String> warnings = list(root, "warnings", this::string);
         List<ReportModel.Unreadable> unreadable = root.has("unreadable") ? list(root, "unreadable", this::unreadable)
                 : List.of();
         ReportModel model = new ReportModel(version.intValue(), optionalText(root, "engine"),
-                optionalText(root, "deviceOrigin"), root.path("filesProbed").asLong(0), libraries, devices, kernels,
+                optionalText(root, "deviceOrigin"), number(root, "filesProbed", 0), libraries, devices, kernels,
                 violations, warnings, launchedRun(root));
         return unreadable.isEmpty() ? model : new ReportModel(model.schemaVersion(), model.engine(),
                 model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(), model.kernels(),
@@ -79,10 +157,11 @@ final class ReportJsonReader {
     }
 
     private KernelRow kernel(JsonNode node) throws InvalidReportException {
-        boolean unknown = node.path("stackUnknown").asBoolean(false);
+        boolean unknown = optionalBoolean(node, "stackUnknown", false);
         return new KernelRow(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
-                text(node, "arch"), registers(node), unknown ? 0 : number(node, "stack"), unknown,
-                number(node, "shared"), number(node, "local"));
+                arch(node.get("arch"), "the kernel " + abbreviate(node)), registers(node),
+                unknown ? 0 : bytes(node, "stack"), unknown,
+                bytes(node, "shared"), bytes(node, "local"));
     }
 
     private KernelRow kernelOrNull(JsonNode node, String field) throws InvalidReportException {
@@ -93,7 +172,8 @@ final class ReportJsonReader {
     private ViolationReport violation(JsonNode node) throws InvalidReportException {
         String kind = text(node, "kind");
         Violation.Kind parsed = Arrays.stream(Violation.Kind.values()).filter(k -> k.id().equals(kind)).findFirst()
-                .orElseThrow(() -> invalid("violation kind '" + kind + "' is not one of reservation, stack"));
+                .orElseThrow(() -> invalid("violation kind '" + Printable.of(kind)
+                        + "' is not one of reservation, stack"));
         return new ViolationReport(text(node, "device"), parsed, number(node, "actual"),
                 number(node, "limit"), text(node, "kernel"), optionalText(node, "displayName"),
                 optionalText(node, "library"), optionalText(node, "arch"));
@@ -102,17 +182,19 @@ final class ReportJsonReader {
     private LibraryReport library(JsonNode node) throws InvalidReportException {
         return new LibraryReport(text(node, "path"), node.has("library") ? text(node, "library")
                 : Path.of(text(node, "path")).getFileName().toString(), number(node, "kernels"),
-                node.path("records").asLong(0), list(node, "arches", JsonNode::asText),
-                node.has("ptxArches") ? list(node, "ptxArches", JsonNode::asText) : List.of(),
-                node.path("maxStack").asLong(0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
+                number(node, "records", 0), list(node, "arches", value -> arch(value, "the arches of library "
+                        + Printable.of(text(node, "path")))),
+                node.has("ptxArches") ? list(node, "ptxArches", value -> arch(value, "the ptxArches of library "
+                        + Printable.of(text(node, "path")))) : List.of(),
+                number(node, "maxStack", 0), kernelOrNull(node, "worstKernel"), optionalText(node, "usedBy"),
                 LIBRARY_LOG.equals(optionalText(node, "foundThrough")), optionalText(node, "platform"),
-                node.path("gated").asBoolean(true));
+                optionalBoolean(node, "gated", true));
     }
 
     private FunctionNote note(JsonNode node) throws InvalidReportException {
         return new FunctionNote(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
                 optionalText(node, "jitFrom"), optionalText(node, "countedArch"),
-                node.has("otherArches") ? list(node, "otherArches", JsonNode::asText) : List.of());
+                node.has("otherArches") ? list(node, "otherArches", this::string) : List.of());
     }
 
     private DeviceReport device(JsonNode node, List<ViolationReport> violations) throws InvalidReportException {
@@ -121,27 +203,37 @@ final class ReportJsonReader {
         try {
             status = Verdict.of(text(node, "status"));
         } catch (IllegalArgumentException e) {
-            throw invalid("device '" + name + "': " + e.getMessage());
+            throw invalid("device '" + Printable.of(name) + "': status '" + Printable.of(text(node, "status"))
+                    + "' is not one of pass, fail, skipped");
         }
         TreeMap<String, Integer> imageCounts = new TreeMap<>();
-        node.path("imageCounts").fields().forEachRemaining(e -> imageCounts.put(e.getKey(), e.getValue().asInt()));
+        JsonNode counts = node.path("imageCounts");
+        for (var fields = counts.fields(); fields.hasNext(); ) {
+            var count = fields.next();
+            JsonNode value = count.getValue();
+            if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0) {
+                throw invalid("device '" + Printable.of(name) + "': imageCounts '" + Printable.of(count.getKey())
+                        + "' is not a whole number of images");
+            }
+            imageCounts.put(count.getKey(), value.intValue());
+        }
         List<KernelRow> selected = new ArrayList<>();
         for (JsonNode position : node.path("selectedKernels")) {
             int at = position.asInt(-1);
-            if (!position.canConvertToInt() || at < 0 || at >= kernels.size()) {
-                throw invalid("device '" + name + "': selectedKernels holds " + position
+            if (!position.isIntegralNumber() || !position.canConvertToInt() || at < 0 || at >= kernels.size()) {
+                throw invalid("device '" + Printable.of(name) + "': selectedKernels holds " + position
                         + ", which is not a position in kernels (0.." + (kernels.size() - 1) + ")");
             }
             selected.add(kernels.get(at));
         }
         return new DeviceReport(name, optionalText(node, "preset"), text(node, "computeCapability"),
-                text(node, "targetArch"), number(node, "maxResidentThreads"),
+                text(node, "targetArch"), positive(node, "maxResidentThreads"),
                 optionalNumber(node, "multiProcessorCount"),
                 optionalNumber(node, "memoryBytes"), optionalText(node, "figuresSource"), status,
                 optionalText(node, "skipReason"), optionalText(node, "chosenArch"),
-                node.path("fellBack").asBoolean(false),
+                optionalBoolean(node, "fellBack", false),
                 imageCounts, number(node, "reservationBytes"), number(node, "staticReservationBytes"),
-                node.path("incrementBytes").asLong(0), optionalNumber(node, "budgetBytes"),
+                number(node, "incrementBytes", 0), optionalNumber(node, "budgetBytes"),
                 kernelOrNull(node, "worstKernel"), kernelOrNull(node, "worstLocalKernel"),
                 kernelOrNull(node, "nextWorstKernel"), optionalNumber(node, "reservationIfWorstShrinksBytes"),
                 selected, optionalList(node, "unknownStackKernels", this::kernel),
@@ -156,9 +248,9 @@ final class ReportJsonReader {
         try {
             status = Verdict.of(text(node, "status"));
         } catch (IllegalArgumentException e) {
-            throw invalid("device '" + device + "', platforms: " + e.getMessage());
+            throw invalid("device '" + Printable.of(device) + "', platforms: " + Printable.of(e.getMessage()));
         }
-        return new PlatformReport(text(node, "platform"), node.path("gated").asBoolean(true), status,
+        return new PlatformReport(text(node, "platform"), optionalBoolean(node, "gated", true), status,
                 number(node, "reservationBytes"), kernelOrNull(node, "worstKernel"));
     }
 
@@ -172,23 +264,23 @@ final class ReportJsonReader {
             throw invalid("'launched' is not an object");
         }
         return new LaunchedRunReport(text(node, "log"), optionalText(node, "format"), optionalText(node, "status"),
-                node.path("headline").asBoolean(false), optionalText(node, "libraryLog"),
-                node.path("kernels").asLong(0), node.path("matched").asLong(0), node.path("unmatched").asLong(0),
-                node.path("librariesLoaded").asLong(0),
-                optionalList(node, "librariesFoundThroughLibraryLog", JsonNode::asText),
-                optionalList(node, "libraryLogEntriesNotOnThisMachine", JsonNode::asText),
+                optionalBoolean(node, "headline", false), optionalText(node, "libraryLog"),
+                number(node, "kernels", 0), number(node, "matched", 0), number(node, "unmatched", 0),
+                number(node, "librariesLoaded", 0),
+                optionalList(node, "librariesFoundThroughLibraryLog", this::string),
+                optionalList(node, "libraryLogEntriesNotOnThisMachine", this::string),
                 optionalList(node, "matchedKernels", this::matched),
                 optionalList(root, "unmatchedLaunchedKernels", this::launchEntry));
     }
 
     private MatchedLaunch matched(JsonNode node) throws InvalidReportException {
-        return new MatchedLaunch(launchEntry(node), optionalList(node, "libraries", JsonNode::asText),
-                optionalList(node, "notLoadedIn", JsonNode::asText));
+        return new MatchedLaunch(launchEntry(node), optionalList(node, "libraries", this::string),
+                optionalList(node, "notLoadedIn", this::string));
     }
 
     private LaunchEntry launchEntry(JsonNode node) throws InvalidReportException {
         return new LaunchEntry(text(node, "name"), optionalText(node, "displayName"),
-                optionalList(node, "attributions", JsonNode::asText), optionalNumber(node, "maxDynamicShared"));
+                optionalList(node, "attributions", this::string), optionalNumber(node, "maxDynamicShared"));
     }
 
     /** A device's launched-mode figures, or null when the device has none (no launch log). */
@@ -196,8 +288,8 @@ final class ReportJsonReader {
         if (!node.has("launchedReservationBytes")) {
             return null;
         }
-        return new LaunchedDeviceReport(node.path("launchedHeadline").asBoolean(false),
-                number(node, "launchedReservationBytes"), node.path("launchedIncrementBytes").asLong(0),
+        return new LaunchedDeviceReport(optionalBoolean(node, "launchedHeadline", false),
+                number(node, "launchedReservationBytes"), number(node, "launchedIncrementBytes", 0),
                 kernelOrNull(node, "launchedWorstKernel"), kernelOrNull(node, "staticWorstKernel"),
                 optionalList(node, "launchedKernels", this::launchedKernel),
                 optionalList(node, "launchedJitKernels", this::note),
@@ -206,7 +298,7 @@ final class ReportJsonReader {
 
     private LaunchedKernelRow launchedKernel(JsonNode node) throws InvalidReportException {
         return new LaunchedKernelRow(kernel(node), optionalNumber(node, "maxDynamicShared"),
-                number(node, "sharedPerBlock"), optionalList(node, "attributions", JsonNode::asText));
+                number(node, "sharedPerBlock"), optionalList(node, "attributions", this::string));
     }
 
     private interface Conversion<T> {
@@ -242,18 +334,47 @@ final class ReportJsonReader {
         return value.textValue();
     }
 
-    private static String optionalText(JsonNode node, String field) {
+    private String optionalText(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+        return value == null || value.isNull() ? null : text(node, field);
+    }
+
+    /** An element of a list of strings. */
+    private String string(JsonNode value) throws InvalidReportException {
+        if (!value.isTextual()) {
+            throw invalid("a list holds " + abbreviate(value) + " where a string belongs");
+        }
+        return value.textValue();
     }
 
     private long number(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
         // integral only: 1.5 or 1e30 used to be truncated or clamped silently
-        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw invalid("'" + field + "' is missing or not a whole number in " + abbreviate(node));
+        if (value != null && value.isIntegralNumber() && !value.canConvertToLong()) {
+            throw invalid("'" + field + "' " + Printable.of(value.toString(), 40) + " is out of range (at most "
+                    + Long.MAX_VALUE + ") in " + where(node));
+        }
+        if (value == null || !value.isIntegralNumber()) {
+            throw invalid("'" + field + "' is missing or not a whole number in " + where(node));
         }
         return value.longValue();
+    }
+
+    /** A byte figure of a kernel: a whole number, not negative. */
+    private long bytes(JsonNode node, String field) throws InvalidReportException {
+        long value = number(node, field);
+        if (value < 0) {
+            throw invalid("'" + field + "' " + value + " is negative in " + abbreviate(node));
+        }
+        return value;
+    }
+
+    private long positive(JsonNode node, String field) throws InvalidReportException {
+        long value = number(node, field);
+        if (value <= 0) {
+            throw invalid("'" + field + "' " + value + " is not positive in " + abbreviate(node));
+        }
+        return value;
     }
 
     private int registers(JsonNode node) throws InvalidReportException {
@@ -264,14 +385,50 @@ final class ReportJsonReader {
         return (int) registers;
     }
 
-    private static Long optionalNumber(JsonNode node, String field) {
+    private Long optionalNumber(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asLong();
+        return value == null || value.isNull() ? null : number(node, field);
+    }
+
+    /** A whole number that may be absent (then {@code absent}); present, it must be one. */
+    /** A true/false field that may be absent (then {@code absent}); anything else is refused, never read as false. */
+    private boolean optionalBoolean(JsonNode node, String field, boolean absent) throws InvalidReportException {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return absent;
+        }
+        if (!value.isBoolean()) {
+            throw invalid("'" + field + "' is " + abbreviate(value) + ", not true or false, in " + where(node));
+        }
+        return value.booleanValue();
+    }
+
+    private long number(JsonNode node, String field, long absent) throws InvalidReportException {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? absent : number(node, field);
+    }
+
+    /** An arch label (a string that is a CUDA arch label) in {@code where}. */
+    private String arch(JsonNode value, String where) throws InvalidReportException {
+        if (value == null || !value.isTextual()) {
+            throw invalid("an arch is missing or not a string in " + where + ": " + abbreviate(value));
+        }
+        try {
+            GpuArch.parse(value.textValue());
+        } catch (InvalidValueException e) {
+            throw invalid("'" + Printable.of(value.textValue()) + "' in " + where + " is not a CUDA arch label "
+                    + "(e.g. sm_90)");
+        }
+        return value.textValue();
+    }
+
+    /** Where a field is: "the top level", or the object abbreviated. */
+    private String where(JsonNode node) {
+        return node == root ? "the top level" : abbreviate(node);
     }
 
     private static String abbreviate(JsonNode node) {
-        String text = node.toString();
-        return text.length() <= 120 ? text : text.substring(0, 117) + "...";
+        return node == null ? "nothing" : Printable.of(node.toString(), 120);
     }
 
     private InvalidReportException invalid(String problem) {

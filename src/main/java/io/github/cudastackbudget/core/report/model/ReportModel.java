@@ -175,13 +175,18 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
 
     /** Orders {@code sm_89} before {@code sm_90} before {@code sm_90a} before {@code sm_100}. */
     static int compareArches(String a, String b) {
-        int byNumber = Integer.compare(archNumber(a), archNumber(b));
+        int byNumber = compareNumbers(archNumber(a), archNumber(b));
         return byNumber != 0 ? byNumber : a.compareTo(b);
     }
 
-    private static int archNumber(String label) {
-        String digits = label.replaceAll("\\D", "");
-        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
+    /** The label's digits without leading zeros ("" for none): compared by length, then by digit, never parsed. */
+    private static String archNumber(String label) {
+        String digits = label.replaceAll("\\D", "").replaceFirst("^0+", "");
+        return digits;
+    }
+
+    private static int compareNumbers(String a, String b) {
+        return a.length() != b.length() ? Integer.compare(a.length(), b.length()) : a.compareTo(b);
     }
 
     /** The arch order of two labels ({@code sm_90 < sm_90f < sm_90a}); labels that are no arch by their numbers. */
