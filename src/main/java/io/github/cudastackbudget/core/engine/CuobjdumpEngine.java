@@ -201,7 +201,7 @@ public final class CuobjdumpEngine implements KernelEngine {
         }
         if (parser.sections() == 0) {
             throw new EngineException(file + ": cuobjdump described no device code although the file has "
-                    + probe.detail() + (output.stderr().isBlank() ? "" : output.stderrFirstLine().substring(1))
+                    + probe.detail() + (output.stderr().isBlank() ? "" : Printable.of(output.stderrFirstLine().substring(1), 300))
                     + "; the figures cannot be trusted");
         }
         long elapsed = (System.nanoTime() - start) / 1_000_000;
