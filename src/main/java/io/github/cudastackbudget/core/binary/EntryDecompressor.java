@@ -79,6 +79,18 @@ public final class EntryDecompressor {
      * @param file   the decompressed bytes left to the file this entry is part of
      */
     public ByteBuffer payload(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
+        try {
+            return decode(entry, source, file);
+        } catch (InternalError e) {
+            // the JVM reports a fault of the mapped bytes (the file shrank or changed) when compiled code next checks
+            // for it, which may be after the copy that faulted (seen inside the Zstandard call): the whole decode
+            // turns it into the clear error
+            throw DeviceCodeReader.changedWhileRead(source, entry.header().fileOffset() + entry.header().headerSize(),
+                    e);
+        }
+    }
+
+    private ByteBuffer decode(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
         if (compression == FatbinEntry.Compression.NONE) {
