@@ -208,6 +208,11 @@ public final class DeviceCodeReader {
                 throw new BinaryFormatException(source, elf.fileOffset(section), "section " + section.name()
                         + " has no bytes in the file (NOBITS)");
             }
+            if (!region.contains(section.offset(), section.size())) {
+                throw new BinaryFormatException(source, elf.fileOffset(section), "section " + section.name() + " ("
+                        + Long.toUnsignedString(section.size()) + " bytes at 0x" + Long.toHexString(section.offset())
+                        + ") reaches beyond the end of the " + region.size() + "-byte file (truncated?)");
+            }
             ByteRegion contents = region.sub(section.offset(), section.size(), source);
             for (FatbinWalker.Entry entry : FatbinWalker.entries(contents)) {
                 tasks.add(new Task(source, entry, null));
