@@ -38,6 +38,8 @@ public final class EntryDecompressor {
     /** LZ4's largest expansion: one token byte and 255-byte length steps. */
     static final long LZ4_MAX_RATIO = 255;
     private static final int FIRST_CHUNK = 64 << 10;
+    /** The direct buffer the Zstandard stream writes into, one block at a time. */
+    private static final int CHUNK = 128 << 10;
 
     private final long maxEntryBytes;
 
@@ -147,7 +149,9 @@ public final class EntryDecompressor {
         byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, input.length * 4))];
         file.take(output.length, source, at);
         ByteBuffer in = ByteBuffer.allocateDirect(input.length).put(input).flip();
-        ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, 1 << 20));
+        // one block's worth (ZSTD_DStreamOutSize is 128 KiB): a zeroed 1 MiB direct buffer per entry cost more than
+        // decoding a small entry
+        ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, CHUNK));
         int produced = 0;
         try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
             boolean done = false;
