@@ -342,6 +342,7 @@ public final class DeviceCodeReader {
             // a heap copy: nothing below reads the mapped file, which may change while it is read
             payload = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip()
                     .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            Thread.yield(); // a pending fault of the mapped read is thrown here, inside decode (see EntryDecompressor)
         }
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));

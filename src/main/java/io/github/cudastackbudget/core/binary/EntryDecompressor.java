@@ -189,6 +189,10 @@ public final class EntryDecompressor {
         byte[] copy = new byte[payload.remaining()];
         try {
             payload.duplicate().get(copy);
+            // compiled code does not throw the fault of a mapped read where it happens: the JVM marks it pending and
+            // throws it at the thread's next return from native code. A native call here makes that happen inside this
+            // try, not in whatever the caller runs next (seen: after payload() had returned)
+            Thread.yield();
         } catch (InternalError e) {
             throw DeviceCodeReader.changedWhileRead(source, offset, e);
         }
