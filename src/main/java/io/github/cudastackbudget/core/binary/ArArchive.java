@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.binary;
 
+import io.github.cudastackbudget.core.text.Printable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ public final class ArArchive {
     private static final byte[] MAGIC = "!<arch>\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] THIN_MAGIC = "!<thin>\n".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 60;
+    /** The most characters of a member name kept (real names are file names: far shorter). */
+    private static final int MAX_NAME = 1024;
 
     /** Why a thin archive cannot be read. */
     public static final String THIN = "a thin ar archive (!<thin>) holds only the names of its members; give the "
@@ -99,7 +102,7 @@ public final class ArArchive {
             long data = position + HEADER;
             if (memberSize < 0 || !region.contains(data, memberSize)) {
                 return stopped(members, source, region.fileOffset(position + 48), "archive member size '"
-                        + header.substring(48, 58).strip() + "' is not a size that fits the " + size
+                        + Printable.of(header.substring(48, 58).strip()) + "' is not a size that fits the " + size
                         + "-byte archive (truncated?)");
             }
             String rawName = header.substring(0, 16).stripTrailing();
@@ -115,7 +118,7 @@ public final class ArArchive {
                 long nameLength = decimal(rawName.substring(3));
                 if (nameLength < 0 || nameLength > memberSize) {
                     return stopped(members, source, region.fileOffset(position), "malformed BSD member name '"
-                            + rawName + "'");
+                            + Printable.of(rawName) + "'");
                 }
                 name = ascii(region.slice(data, nameLength)).replace("\0", "");
                 bodyOffset += nameLength;
@@ -134,7 +137,9 @@ public final class ArArchive {
                 name = rawName.endsWith("/") ? rawName.substring(0, rawName.length() - 1) : rawName;
             }
             if (name != null) {
-                members.add(new Member(name, bodyOffset, bodySize));
+                // the name goes into messages and reports (libx.a(name)): quoted on one line when it holds control
+                // characters or bytes outside ASCII
+                members.add(new Member(Printable.of(name, MAX_NAME), bodyOffset, bodySize));
             }
             long next = data + memberSize;
             position = next + (next & 1);

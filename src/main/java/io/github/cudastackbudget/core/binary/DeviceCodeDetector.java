@@ -167,7 +167,18 @@ public final class DeviceCodeDetector {
         try {
             pe = PeFile.read(region);
         } catch (BinaryFormatException e) {
-            return Verdict.of(BinaryKind.PE_IMAGE, false, refused(e));
+            String why = refused(e);
+            // PE headers that cannot be read around fatbin magic bytes: device code we could not read (issue 10),
+            // never "no device code"; without the magic, a damaged host DLL
+            try {
+                if (fatbinMagicOffset(region) >= 0) {
+                    return Verdict.unreadable(BinaryKind.PE_IMAGE, DeviceCodeProbe.Unreadable.of(e));
+                }
+            } catch (BinaryFormatException scan) {
+                refused(scan);
+                return Verdict.unreadable(BinaryKind.PE_IMAGE, DeviceCodeProbe.Unreadable.of(scan));
+            }
+            return Verdict.of(BinaryKind.PE_IMAGE, false, why);
         }
         String format = pe.isPe32Plus() ? "PE32+" : "PE32";
         boolean any = pe.fatbinSections().stream().anyMatch(section -> section.fileSize() > 0);

@@ -208,6 +208,11 @@ public final class DeviceCodeReader {
                 throw new BinaryFormatException(source, elf.fileOffset(section), "section " + section.name()
                         + " has no bytes in the file (NOBITS)");
             }
+            if (!region.contains(section.offset(), section.size())) {
+                throw new BinaryFormatException(source, elf.fileOffset(section), "section " + section.name() + " ("
+                        + Long.toUnsignedString(section.size()) + " bytes at 0x" + Long.toHexString(section.offset())
+                        + ") reaches beyond the end of the " + region.size() + "-byte file (truncated?)");
+            }
             ByteRegion contents = region.sub(section.offset(), section.size(), source);
             for (FatbinWalker.Entry entry : FatbinWalker.entries(contents)) {
                 tasks.add(new Task(source, entry, null));
@@ -337,6 +342,7 @@ public final class DeviceCodeReader {
             // a heap copy: nothing below reads the mapped file, which may change while it is read
             payload = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip()
                     .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            Thread.yield(); // a pending fault of the mapped read is thrown here, inside decode (see EntryDecompressor)
         }
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));

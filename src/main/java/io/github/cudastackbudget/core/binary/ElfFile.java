@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.binary;
 
+import io.github.cudastackbudget.core.text.Printable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -164,18 +165,26 @@ public final class ElfFile {
                     + "offset 0x" + Long.toHexString(shoff) + " lies beyond the end of the " + region.size()
                     + "-byte image (truncated?)");
         }
+        // where e_shnum and e_shstrndx come from: the header, or section 0 under extended numbering (gABI)
+        long shnumAt = elf64 ? 0x3C : 0x30;
+        long shstrndxAt = elf64 ? 0x3E : 0x32;
+        String shstrndxFrom = "";
         if (shnum == 0 || shstrndx == SHN_XINDEX) {
             ByteBuffer section0 = region.slice(shoff, sectionHeaderSize).order(order);
             if (shnum == 0) {
                 shnum = elf64 ? section0.getLong(0x20) : u32(section0, 0x14);
+                shnumAt = shoff + (elf64 ? 0x20 : 0x14);
             }
             if (shstrndx == SHN_XINDEX) {
                 shstrndx = u32(section0, elf64 ? 0x28 : 0x18);
+                shstrndxAt = shoff + (elf64 ? 0x28 : 0x18);
+                shstrndxFrom = " (e_shstrndx SHN_XINDEX: section 0's sh_link)";
             }
         }
         if (shnum < 0 || shnum > MAX_SECTIONS || !region.contains(shoff, shnum * shentsize)) {
-            throw new BinaryFormatException(source, region.fileOffset(shoff), shnum + " section headers of "
-                    + shentsize + " bytes do not fit the " + region.size() + "-byte image (truncated?)");
+            throw new BinaryFormatException(source, region.fileOffset(shnumAt), Long.toUnsignedString(shnum)
+                    + " section headers of " + shentsize + " bytes at 0x" + Long.toHexString(shoff)
+                    + " do not fit the " + region.size() + "-byte image (truncated?)");
         }
         ByteBuffer table = region.slice(shoff, shnum * shentsize).order(order);
         int count = (int) shnum;
@@ -194,8 +203,8 @@ public final class ElfFile {
             }
         }
         if (shstrndx == 0 || shstrndx >= count) {
-            throw new BinaryFormatException(source, region.fileOffset(elf64 ? 0x3E : 0x32), "section name string "
-                    + "table index " + shstrndx + " is not one of the " + count + " sections");
+            throw new BinaryFormatException(source, region.fileOffset(shstrndxAt), "section name string "
+                    + "table index " + shstrndx + shstrndxFrom + " is not one of the " + count + " sections");
         }
         ElfFile unnamed = new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags, raw);
         Section nameTable = raw.get((int) shstrndx);
@@ -272,7 +281,8 @@ public final class ElfFile {
         }
         if (section.offset() < 0 || section.size() < 0 || !region.contains(section.offset(), section.size())) {
             throw new BinaryFormatException(region.source(), region.fileOffset(Math.max(0, section.offset())),
-                    "section " + section.index() + " '" + section.name() + "' (" + Long.toUnsignedString(section.size())
+                    "section " + section.index() + " '" + Printable.of(section.name()) + "' ("
+                    + Long.toUnsignedString(section.size())
                     + " bytes at 0x" + Long.toHexString(section.offset()) + ") reaches beyond the end of the "
                     + region.size() + "-byte image (truncated?)");
         }

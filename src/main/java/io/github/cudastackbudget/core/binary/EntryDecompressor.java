@@ -38,6 +38,8 @@ public final class EntryDecompressor {
     /** LZ4's largest expansion: one token byte and 255-byte length steps. */
     static final long LZ4_MAX_RATIO = 255;
     private static final int FIRST_CHUNK = 64 << 10;
+    /** The direct buffer the Zstandard stream writes into, one block at a time. */
+    private static final int CHUNK = 128 << 10;
 
     private final long maxEntryBytes;
 
@@ -79,6 +81,18 @@ public final class EntryDecompressor {
      * @param file   the decompressed bytes left to the file this entry is part of
      */
     public ByteBuffer payload(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
+        try {
+            return decode(entry, source, file);
+        } catch (InternalError e) {
+            // the JVM reports a fault of the mapped bytes (the file shrank or changed) when compiled code next checks
+            // for it, which may be after the copy that faulted (seen inside the Zstandard call): the whole decode
+            // turns it into the clear error
+            throw DeviceCodeReader.changedWhileRead(source, entry.header().fileOffset() + entry.header().headerSize(),
+                    e);
+        }
+    }
+
+    private ByteBuffer decode(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
         if (compression == FatbinEntry.Compression.NONE) {
@@ -135,7 +149,9 @@ public final class EntryDecompressor {
         byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, input.length * 4))];
         file.take(output.length, source, at);
         ByteBuffer in = ByteBuffer.allocateDirect(input.length).put(input).flip();
-        ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, 1 << 20));
+        // one block's worth (ZSTD_DStreamOutSize is 128 KiB): a zeroed 1 MiB direct buffer per entry cost more than
+        // decoding a small entry
+        ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, CHUNK));
         int produced = 0;
         try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
             boolean done = false;
@@ -173,6 +189,10 @@ public final class EntryDecompressor {
         byte[] copy = new byte[payload.remaining()];
         try {
             payload.duplicate().get(copy);
+            // compiled code does not throw the fault of a mapped read where it happens: the JVM marks it pending and
+            // throws it at the thread's next return from native code. A native call here makes that happen inside this
+            // try, not in whatever the caller runs next (seen: after payload() had returned)
+            Thread.yield();
         } catch (InternalError e) {
             throw DeviceCodeReader.changedWhileRead(source, offset, e);
         }

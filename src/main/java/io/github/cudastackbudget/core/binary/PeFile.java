@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.binary;
 
+import io.github.cudastackbudget.core.text.Printable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -213,7 +214,7 @@ public final class PeFile {
         }
         if (!region.contains(section.rawOffset(), size)) {
             throw new BinaryFormatException(region.source(), region.fileOffset(section.headerOffset() + 16), "section "
-                    + section.index() + " '" + section.name() + "' (" + size + " bytes at 0x"
+                    + section.index() + " '" + Printable.of(section.name()) + "' (" + size + " bytes at 0x"
                     + Long.toHexString(section.rawOffset()) + ") reaches beyond the end of the " + region.size()
                     + "-byte image (truncated?)");
         }

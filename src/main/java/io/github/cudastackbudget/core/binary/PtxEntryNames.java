@@ -24,6 +24,11 @@ public final class PtxEntryNames {
         int end = text.limit();
         int lineStart = text.position();
         boolean inBlockComment = false;
+        // '.extern' on the current line before i: scanned once per line as i moves on (not from the line start at
+        // each '.entry', which made a long line of many '.entry' quadratic)
+        int externLine = lineStart;
+        int externScanned = lineStart;
+        boolean externSeen = false;
         int i = text.position();
         while (i < end) {
             byte b = text.get(i);
@@ -72,7 +77,16 @@ public final class PtxEntryNames {
                         && text.get(nameEnd) != 0 && text.get(nameEnd) != ';') {
                     nameEnd++;
                 }
-                if (nameEnd > nameStart && !declaredExtern(text, lineStart, i)) {
+                if (externLine != lineStart) {
+                    externLine = lineStart;
+                    externScanned = lineStart;
+                    externSeen = false;
+                }
+                while (!externSeen && externScanned + EXTERN.length <= i) {
+                    externSeen = matches(text, externScanned, EXTERN, i);
+                    externScanned++;
+                }
+                if (nameEnd > nameStart && !externSeen) {
                     byte[] name = new byte[nameEnd - nameStart];
                     text.get(nameStart, name);
                     names.add(new String(name, StandardCharsets.ISO_8859_1));
@@ -83,15 +97,6 @@ public final class PtxEntryNames {
             i++;
         }
         return names;
-    }
-
-    private static boolean declaredExtern(ByteBuffer text, int from, int to) {
-        for (int i = from; i + EXTERN.length <= to; i++) {
-            if (matches(text, i, EXTERN, to)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean boundaryBefore(ByteBuffer text, int at, int lineStart) {

@@ -122,20 +122,28 @@ class PeFileTest {
         return new PeBuilder().section(".text", code()).section(PeFile.NV_FATBIN, frames());
     }
 
-    /** The reader's one line, and the detector's verdict: no device code, in the same words. */
+    /**
+     * The reader's one line, and the detector's verdict in the same words: these images hold the fatbin's magic, so
+     * headers that cannot be read are device code that could not be read (issue 10), never "no device code".
+     */
     private void refused(Path dll, String message) throws Exception {
         assertThatThrownBy(() -> reader.read(dll)).isInstanceOf(BinaryFormatException.class)
                 .hasMessage(dll + ": " + message);
         DeviceCodeProbe probe = DeviceCodeDetector.probe(dll);
-        assertThat(probe.hasDeviceCode()).isFalse();
+        assertThat(probe.hasDeviceCode()).isTrue();
+        assertThat(probe.unreadable()).isNotNull();
         assertThat(message).endsWith(probe.detail());
     }
 
     @Test
     void everyCorruptHeaderIsOneClearLine() throws Exception {
         int table = framesDll().sectionTableOffset();
-        refused(write("short.dll", new byte[] {'M', 'Z', 0, 0, 0, 0}),
-                "at offset 0x0: truncated DOS header (6 of 64 bytes)");
+        Path hostOnly = write("short.dll", new byte[] {'M', 'Z', 0, 0, 0, 0});
+        assertThatThrownBy(() -> reader.read(hostOnly)).isInstanceOf(BinaryFormatException.class)
+                .hasMessage(hostOnly + ": at offset 0x0: truncated DOS header (6 of 64 bytes)");
+        // no fatbin magic anywhere: a damaged host file, not device code
+        assertThat(DeviceCodeDetector.probe(hostOnly).hasDeviceCode()).isFalse();
+        assertThat(DeviceCodeDetector.probe(hostOnly).detail()).isEqualTo("truncated DOS header (6 of 64 bytes)");
         refused(corrupt("lfanew.dll", framesDll(), b -> b.putInt(0x3C, 0x7FFFFFF0)),
                 "at offset 0x3c: DOS header points to the PE header at 0x7ffffff0, which is not a 4-byte aligned offset "
                         + "inside the " + Files.size(tmp.resolve("lfanew.dll")) + "-byte image (truncated or not a PE "
