@@ -238,6 +238,16 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
         public synchronized void start(Process started) {
             this.process = started;
             super.start(started);
+            if (stoppedEarly) {
+                // the output pump starts before the executor hands the process over: a stop asked for in between
+                // is carried out now
+                kill(started);
+            }
+        }
+
+        private static void kill(Process toStop) {
+            toStop.descendants().forEach(ProcessHandle::destroyForcibly);
+            toStop.destroyForcibly();
         }
 
         @Override
@@ -267,8 +277,7 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
                 toStop = process;
             }
             if (toStop != null) {
-                toStop.descendants().forEach(ProcessHandle::destroyForcibly);
-                toStop.destroyForcibly();
+                kill(toStop);
             }
         }
     }

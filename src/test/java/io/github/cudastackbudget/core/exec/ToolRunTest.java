@@ -186,4 +186,21 @@ class ToolRunTest {
         assertThat(run.refused()).isNull();
         assertThat(lines).containsExactly("one", "two", "", "three");
     }
+    /**
+     * Regression: the output pump starts before the executor hands the process to the watchdog; a consumer that
+     * failed on the very first line in between asked to stop a process not known yet, and the tool ran on until the
+     * timeout (seen once under load, 60 s). Twenty runs of a tool that fails its consumer at once, then hangs.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aStopAskedForBeforeTheWatchdogKnowsTheProcessIsCarriedOut() throws Exception {
+        Path tool = script("echo bad\nexec sleep 60");
+        for (int i = 0; i < 20; i++) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> ToolRun.run(tool, List.of(), null, GENEROUS, line -> {
+                throw new IllegalStateException("unreadable line " + line);
+            })).hasMessage("unreadable line bad");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("run %d", i).isLessThan(Duration.ofSeconds(30));
+        }
+    }
 }
