@@ -45,4 +45,4 @@ for t in $targets; do
 done
 tar -C "$work" -czf "$out/findings.tar.gz" $(for t in $targets; do IFS=: read -r c d n <<<"$t"; echo "$d/findings"; done)
 tar -C "$work" -czf "$out/log-tails.tar.gz" $(cd "$work" && ls -d */w*/digest.txt */w*/log-tail.txt)
-column -t "$out/summary.tsv"
+(column -t "$out/summary.tsv" 2>/dev/null || cat "$out/summary.tsv")
