@@ -232,7 +232,7 @@ public final class NativeCompare {
 
     /**
      * Single-threaded decompression throughput per codec: walks every fatbin entry of each file and decompresses the
-     * compressed ones with the reader's EntryDecompressor (aircompressor), three times, keeping the best time.
+     * compressed ones with the reader's EntryDecompressor (zstd-jni, lz4-java), three times, keeping the best time.
      */
     private static void decompressBench(List<String> files) throws Exception {
         EntryDecompressor decompressor = new EntryDecompressor(EntryDecompressor.DEFAULT_MAX_ENTRY_BYTES);

@@ -12,6 +12,7 @@ import io.github.cudastackbudget.core.binary.ElfFile;
 import io.github.cudastackbudget.core.binary.EntryDecompressor;
 import io.github.cudastackbudget.core.binary.FatbinWalker;
 import io.github.cudastackbudget.core.binary.PtxEntryNames;
+import io.github.cudastackbudget.core.binary.PtxEntryNamesReference;
 import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.device.SizeLimit;
 import io.github.cudastackbudget.core.engine.EngineException;
@@ -32,6 +33,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * One fuzz target per parser, each a {@code fuzzerTestOneInput(byte[])} (what Jazzer's standalone driver calls, for the
@@ -49,6 +51,11 @@ public final class FuzzTargets {
 
     /** A typed exception broke the message contract. */
     public static final class ContractViolation extends AssertionError {
+        /** A wrong result, where nothing was thrown. */
+        ContractViolation(String what) {
+            super(what);
+        }
+
         ContractViolation(String what, Throwable cause) {
             super(what + ": " + cause.getMessage(), cause);
             // the stack of the offending exception: Jazzer tells findings apart by it, one per place that throws
@@ -149,7 +156,14 @@ public final class FuzzTargets {
 
     public static final class Ptx {
         public static void fuzzerTestOneInput(byte[] data) {
-            contract(() -> PtxEntryNames.scan(ByteBuffer.wrap(data)));
+            contract(() -> {
+                // differential: the fast scan (issue 11) must give the names of the byte-at-a-time one it replaced
+                List<String> names = PtxEntryNames.scan(ByteBuffer.wrap(data));
+                List<String> reference = PtxEntryNamesReference.scan(ByteBuffer.wrap(data));
+                if (!names.equals(reference)) {
+                    throw new ContractViolation("PtxEntryNames " + names + " but the reference scan " + reference);
+                }
+            });
         }
     }
 

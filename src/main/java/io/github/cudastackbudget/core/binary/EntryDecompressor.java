@@ -2,8 +2,9 @@ package io.github.cudastackbudget.core.binary;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
-import io.airlift.compress.MalformedInputException;
-import io.airlift.compress.lz4.Lz4Decompressor;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -18,11 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Zstandard: zstd-jni's streaming decoder (the reference libzstd, bounds-checked and fuzzed upstream), writing
  *       into an output that starts small and doubles as it fills: a header that declares 1 GiB costs nothing until
  *       the bytes are really produced.</li>
- *   <li>LZ4 block: aircompressor (2.0.3, pure Java; its decoder checks every literal and match against the input and
- *       output limits since the out-of-bounds fixes of 0.27, CVE-2024-36114, and 2.0.3, GHSA-vx9q-rhv9-3jvg),
- *       on heap arrays only. The output array is at most
- *       the LZ4 format's own bound, 255 bytes per compressed byte, so a small payload that declares a huge size
- *       cannot make a huge array.</li>
+ *   <li>LZ4 block: lz4-java's safe decompressor (at.yawk.lz4, the maintained continuation of org.lz4): the reference
+ *       liblz4's {@code LZ4_decompress_safe} through JNI, which checks every literal and match against the input and
+ *       output limits and is fuzzed upstream, or, where its native library does not load, lz4-java's pure-Java
+ *       safe decoder; on heap arrays only. Native code runs at full speed from the first entry, where a pure-Java
+ *       decoder runs interpreted until the JIT has compiled it: most of a cold build's LZ4 time (issue 11). The
+ *       output array is at most the LZ4 format's own bound, 255 bytes per compressed byte, so a small payload that
+ *       declares a huge size cannot make a huge array.</li>
  * </ul>
  *
  * <p>Two caps: per entry ({@code maxEntryBytes}) and per file (a {@link FileBudget} shared by the entries of one
@@ -40,6 +43,9 @@ public final class EntryDecompressor {
     private static final int FIRST_CHUNK = 64 << 10;
     /** The direct buffer the Zstandard stream writes into, one block at a time. */
     private static final int CHUNK = 128 << 10;
+
+    /** The LZ4 block decoder: liblz4 through JNI where it loads, else lz4-java's safe pure-Java decoder. */
+    private static final LZ4SafeDecompressor LZ4 = lz4();
 
     private final long maxEntryBytes;
 
@@ -120,9 +126,9 @@ public final class EntryDecompressor {
                 int bound = (int) Math.min(expected, LZ4_MAX_RATIO * input.length + 16);
                 file.take(bound, source, at);
                 output = new byte[bound];
-                produced = new Lz4Decompressor().decompress(input, 0, input.length, output, 0, output.length);
+                produced = LZ4.decompress(input, 0, input.length, output, 0, output.length);
             }
-        } catch (MalformedInputException | ZstdException e) {
+        } catch (LZ4Exception | ZstdException e) {
             throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression of the "
                     + header.compressedSize() + "-byte payload failed: " + oneLine(e.getMessage()), e);
         } catch (RuntimeException e) {
@@ -197,6 +203,20 @@ public final class EntryDecompressor {
             throw DeviceCodeReader.changedWhileRead(source, offset, e);
         }
         return copy;
+    }
+
+    /** Which LZ4 decoder this JVM uses: "liblz4 (JNI)" or "lz4-java (pure Java)". */
+    public static String lz4Decoder() {
+        return LZ4.getClass().getSimpleName().contains("JNI") ? "liblz4 (JNI)" : "lz4-java (pure Java)";
+    }
+
+    private static LZ4SafeDecompressor lz4() {
+        try {
+            return LZ4Factory.nativeInstance().safeDecompressor();
+        } catch (RuntimeException | LinkageError e) {
+            // no native library for this platform, or it cannot be loaded (e.g. a noexec temporary directory)
+            return LZ4Factory.safeInstance().safeDecompressor();
+        }
     }
 
     private static String oneLine(String message) {

@@ -29,7 +29,7 @@ import java.util.TreeSet;
 
 /**
  * Reads kernels without NVIDIA tools: the pure-Java reader of {@code io.github.cudastackbudget.core.binary} walks the
- * fatbin containers of host ELF files, archives, bare fatbins and cubins, decompresses entries (aircompressor) and
+ * fatbin containers of host ELF files, archives, bare fatbins and cubins, decompresses entries (zstd-jni, lz4-java) and
  * reads each cubin's {@code .nv.info} attributes and sections. It produces exactly the records, library labels and
  * SASS/PTX targets {@link CuobjdumpEngine} produces for the same file (same order), plus the kernel names of every
  * PTX entry ({@link LibraryScan#ptxEntriesKnown()} is true).
@@ -76,7 +76,7 @@ public final class NativeEngine implements KernelEngine {
 
     @Override
     public String description() {
-        return "native reader (zstd-jni, aircompressor LZ4, " + parallelism + " entries at once)";
+        return "native reader (zstd-jni, lz4-java, " + parallelism + " entries at once)";
     }
 
     @Override

@@ -200,7 +200,7 @@ class NativeEngineTest {
     void describesItself() {
         NativeEngine engine = new NativeEngine(3);
         assertThat(engine.id()).isEqualTo("native").isEqualTo(NativeEngine.ID);
-        assertThat(engine.description()).isEqualTo("native reader (zstd-jni, aircompressor LZ4, 3 entries at once)");
+        assertThat(engine.description()).isEqualTo("native reader (zstd-jni, lz4-java, 3 entries at once)");
     }
 
     @Test
