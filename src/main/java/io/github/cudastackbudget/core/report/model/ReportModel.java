@@ -17,9 +17,10 @@ import java.util.TreeSet;
 /**
  * What every output shows (JSON, text, the standalone page, the site page): built once from a check's result
  * ({@link #of}), or read from the {@code cuda-stack-budget.json} a check wrote ({@link #read}, the report goal's input;
- * schema version 1). Both give the same model for the same check. Immutable.
+ * schema version 2, or 1 from earlier versions). Both give the same model for the same check. Immutable.
  *
- * @param schemaVersion       the JSON's schema version (1)
+ * @param schemaVersion       the JSON's schema version: {@link #SCHEMA_VERSION} for a model built from a check, the
+ *                            file's (1 or 2) for one read from JSON
  * @param engine              the engine's description
  * @param deviceOrigin        where the devices came from ("configured", "default set; ...", ...)
  * @param filesProbed         candidate files looked at
@@ -58,8 +59,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
                 launched, filesWithDeviceCode, List.of());
     }
 
-    /** The only schema version this reader understands. */
-    public static final int SCHEMA_VERSION = 1;
+    /** The schema version the JSON report is written in (the reader also reads version 1). */
+    public static final int SCHEMA_VERSION = 2;
 
     public ReportModel {
         engine = engine == null ? "" : engine;
@@ -95,7 +96,7 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
     /**
      * Reads a JSON report.
      *
-     * @throws InvalidReportException when the file is not a schema-1 report (the message names the file)
+     * @throws InvalidReportException when the file is not a schema-1 or schema-2 report (the message names the file)
      * @throws IOException            when it cannot be read
      */
     public static ReportModel read(Path json) throws IOException {
