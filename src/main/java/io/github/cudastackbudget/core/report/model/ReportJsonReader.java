@@ -329,8 +329,8 @@ final class ReportJsonReader {
             throw invalid("device '" + Printable.of(name) + "': 'selectedKernels' is missing or not a list");
         }
         for (JsonNode position : node.path("selectedKernels")) {
-            if (version != 1) {
-                selected.add(record(position));
+            if (version != 1 && position.isObject()) {
+                selected.add(kernel(position));
                 continue;
             }
             int at = position.asInt(-1);
