@@ -38,16 +38,17 @@ public final class SchemaTwo {
             String library = labels.get(function.get("library").intValue()).textValue();
             functions.add(NODES.objectNode().put("name", name).put("displayName", displayName).put("library", library));
             for (JsonNode image : function.get("images")) {
+                // the number nodes as parsed (an int node is not equal to a long node of the same value)
                 ObjectNode kernel = NODES.objectNode().put("name", name).put("displayName", displayName)
-                        .put("library", library).put("arch", image.get(0).textValue())
-                        .put("registers", image.get(1).intValue());
+                        .put("library", library);
+                kernel.set("arch", image.get(0));
+                kernel.set("registers", image.get(1));
+                kernel.set("stack", image.get(2));
                 if (image.get(2).isNull()) {
-                    kernel.putNull("stack");
                     kernel.put("stackUnknown", true);
-                } else {
-                    kernel.put("stack", image.get(2).longValue());
                 }
-                kernel.put("shared", image.get(3).longValue()).put("local", image.get(4).longValue());
+                kernel.set("shared", image.get(3));
+                kernel.set("local", image.get(4));
                 kernels.add(kernel);
             }
         }
