@@ -174,18 +174,23 @@ final class ReportJsonReader {
 
     private KernelRow kernelOrNull(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : record(value);
+        return value == null || value.isNull() ? null : record(value, "'" + field + "' in " + abbreviate(node));
+    }
+
+    /** An element of a list of records ({@code unknownStackKernels}). */
+    private KernelRow listedRecord(JsonNode value) throws InvalidReportException {
+        return record(value, "a list of records");
     }
 
     /** A record: in schema 2 its position in the records (or a whole kernel object), in schema 1 a kernel object. */
-    private KernelRow record(JsonNode value) throws InvalidReportException {
+    private KernelRow record(JsonNode value, String where) throws InvalidReportException {
         if (version == 1 || value.isObject()) {
             return kernel(value);
         }
         int at = value.asInt(-1);
         if (!value.isIntegralNumber() || !value.canConvertToInt() || at < 0 || at >= kernels.size()) {
             throw invalid(abbreviate(value) + " is not a record position (0.." + (kernels.size() - 1)
-                    + ") nor a kernel object");
+                    + ") nor a kernel object: " + where);
         }
         return kernels.get(at);
     }
@@ -350,7 +355,7 @@ final class ReportJsonReader {
                 number(node, "incrementBytes", 0), optionalNumber(node, "budgetBytes"),
                 kernelOrNull(node, "worstKernel"), kernelOrNull(node, "worstLocalKernel"),
                 kernelOrNull(node, "nextWorstKernel"), optionalNumber(node, "reservationIfWorstShrinksBytes"),
-                selected, optionalList(node, "unknownStackKernels", this::record),
+                selected, optionalList(node, "unknownStackKernels", this::listedRecord),
                 optionalList(node, "jitKernels", this::note), optionalList(node, "cannotRunKernels", this::note),
                 optionalList(node, "ambiguousKernels", this::note),
                 violations.stream().filter(v -> v.device().equals(name)).toList(), launchedDevice(node))
@@ -419,7 +424,7 @@ final class ReportJsonReader {
             if (value == null || value.isNull()) {
                 throw invalid("a launched kernel has no 'kernel' record in " + abbreviate(node));
             }
-            kernel = record(value);
+            kernel = record(value, "'kernel' in " + abbreviate(node));
         }
         return new LaunchedKernelRow(kernel, optionalNumber(node, "maxDynamicShared"),
                 number(node, "sharedPerBlock"), optionalList(node, "attributions", this::string));
