@@ -30,7 +30,7 @@ import java.util.TreeSet;
  * @param violations          every budget exceeded, device by device
  * @param warnings            one line each
  * @param launched            the launch log the check read (launched mode), else null
- * @param filesWithDeviceCode the files (and JAR entries) that held device code; schema 1 does not store it, so a
+ * @param filesWithDeviceCode the files (and JAR entries) that held device code; the JSON (schema 1 or 2) does not store it, so a
  *                            report read from JSON counts the distinct files its libraries came from
  * @param unreadable          device code that could not be read and was left out (JSON {@code unreadable}, written
  *                            only when there is some), in input order
