@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
+import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchEntry;

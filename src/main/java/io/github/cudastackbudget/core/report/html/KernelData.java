@@ -2,7 +2,7 @@ package io.github.cudastackbudget.core.report.html;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.github.cudastackbudget.core.report.ReportFunctions;
+import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.ReportModel;

@@ -1,4 +1,4 @@
-package io.github.cudastackbudget.core.report;
+package io.github.cudastackbudget.core.report.records;
 
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
