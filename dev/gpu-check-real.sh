@@ -5,6 +5,7 @@
 # usage (from the repository root, with .devcarry carried: jlink JRE in .devcarry/jre, jars in .devcarry/lib, the
 # injection library in .devcarry/libcuda-stack-budget-cupti.so): bash dev/gpu-check-real.sh OUTDIR
 set -uo pipefail
+export CSB_DEV="$(cd "$(dirname "$0")" && pwd)"  # report_v1.py
 OUT="${1:?usage: $0 OUTDIR}"
 mkdir -p "$OUT"
 JAVA=".devcarry/jre/bin/java"
@@ -68,10 +69,12 @@ check torch-launched --engine auto --launch-log "$OUT/torch.launch.log" --device
 echo "== figures"
 python3 - "$OUT" <<'PY'
 import json, sys, os
+sys.path.insert(0, os.environ["CSB_DEV"])
+import report_v1  # schema 2 read as schema 1's shape
 out = sys.argv[1]
 def load(name):
     p = os.path.join(out, name, 'cuda-stack-budget.json')
-    return json.load(open(p)) if os.path.exists(p) else None
+    return report_v1.load(p) if os.path.exists(p) else None
 a, c, j, l = (load(n) for n in ('torch-auto', 'torch-cuobjdump', 'torch-jar', 'torch-launched'))
 def strip(r):
     r = dict(r); r.pop('engine', None); r.pop('warnings', None); return json.dumps(r, sort_keys=True)

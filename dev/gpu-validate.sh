@@ -13,6 +13,7 @@
 # and prints one table. It also records cuobjdump on the nvcc-built unit-test binaries (archive, objects, cubin,
 # fatbin, a device-linked -rdc library with recursion) and runs the core on them with the real tool.
 set -uo pipefail
+export CSB_DEV="$(cd "$(dirname "$0")" && pwd)"  # report_v1.py
 OUTDIR="${1:?usage: $0 OUTDIR}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="$ROOT/.devcarry/jre/bin/java"
@@ -57,8 +58,10 @@ for lib in "${LIBS[@]}"; do
         --output "$WORK/replay/$base" "$lib" > "$OUTDIR/logs/$base.replay.log" 2>&1; rc_replay=$?; t5=$(now)
     same=$(python3 - "$WORK/real/$base/cuda-stack-budget.json" "$WORK/replay/$base/cuda-stack-budget.json" \
         "$OUTDIR/reports/$base.devices.json" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
+import json, os, sys
+sys.path.insert(0, os.environ["CSB_DEV"])
+import report_v1  # schema 2 read as schema 1's shape
+a, b = (report_v1.load(p) for p in sys.argv[1:3])
 for d in (a, b):
     d.pop("engine", None)
 json.dump({"libraries": a["libraries"], "devices": [{k: v for k, v in dev.items()

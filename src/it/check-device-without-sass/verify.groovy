@@ -11,7 +11,7 @@ def rec = It.parseResourceUsage(It.recording(basedir, 'libstackdemo_sm90.so'))
 assert rec.keySet() == ['sm_90', 'sm_90a'] as Set
 
 def report = It.readReport(basedir)
-assert report.schemaVersion == 1
+assert report.schemaVersion == 2
 assert report.devices*.name as Set == ['t4', 'h200-141gb'] as Set
 
 def t4 = It.device(report, 't4')

@@ -38,7 +38,7 @@ assert message.contains('or set -DcudaStackBudget.failOnViolation=false to only 
 
 // The JSON report is written before the build fails
 def report = It.readReport(basedir)
-assert report.schemaVersion == 1
+assert report.schemaVersion == 2
 def h200 = It.device(report, 'h200-141gb')
 assert h200.status == 'fail'
 assert h200.chosenArch == 'sm_90a'

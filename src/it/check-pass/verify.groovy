@@ -11,7 +11,7 @@ def rec = It.parseResourceUsage(It.recording(basedir, 'libstackdemo.so'))
 assert rec.keySet() == ['sm_80', 'sm_90', 'sm_90a', 'sm_120'] as Set
 
 def report = It.readReport(basedir)
-assert report.schemaVersion == 1
+assert report.schemaVersion == 2
 
 // libraries
 def lib = report.libraries.find { new File(it.path as String).name == 'libstackdemo.so' }

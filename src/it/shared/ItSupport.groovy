@@ -135,10 +135,62 @@ class ItSupport {
         return records.max { it.value }
     }
 
+    /**
+     * The check's JSON report (schema 2) as the scripts read it: schema 1's shape (flat kernels, kernel objects for
+     * record positions, notes with their function's names), the migration of src/site/markdown/report-schema.md.
+     * schemaVersion stays 2.
+     */
     static Map readReport(File basedir) {
         File json = new File(basedir, REPORT)
         assert json.isFile() : "no JSON report at ${json}"
-        return new JsonSlurper().parse(json) as Map
+        Map report = new JsonSlurper().parse(json) as Map
+        assert report.schemaVersion == 2 : "schemaVersion ${report.schemaVersion}"
+        return asVersionOne(report)
+    }
+
+    static Map asVersionOne(Map report) {
+        List kernels = []
+        List functions = []
+        report.functions.each { f ->
+            String library = report.libraryLabels[f.library]
+            String displayName = f.displayName ?: f.name
+            functions << [name: f.name, displayName: displayName, library: library]
+            f.images.each { image ->
+                Map k = [name: f.name, displayName: displayName, library: library, arch: image[0],
+                         registers: image[1], stack: image[2], shared: image[3], local: image[4]]
+                if (image[2] == null) {
+                    k.stackUnknown = true
+                }
+                kernels << k
+            }
+        }
+        def record = { v -> v instanceof Number ? new LinkedHashMap(kernels[v as int]) : v }
+        def records = { Map node ->
+            ['worstKernel', 'worstLocalKernel', 'nextWorstKernel', 'launchedWorstKernel', 'staticWorstKernel'].each {
+                if (node.containsKey(it)) {
+                    node[it] = record(node[it])
+                }
+            }
+        }
+        report.libraries.each { records(it) }
+        report.devices.each { Map d ->
+            records(d)
+            d.unknownStackKernels = d.unknownStackKernels.collect { record(it) }
+            ['ambiguousKernels', 'jitKernels', 'cannotRunKernels', 'launchedJitKernels',
+             'launchedCannotRunKernels'].each { field ->
+                if (d.containsKey(field)) {
+                    d[field] = d[field].collect { n -> new LinkedHashMap(functions[n.function]) +
+                            n.findAll { it.key != 'function' } }
+                }
+            }
+            if (d.containsKey('launchedKernels')) {
+                d.launchedKernels = d.launchedKernels.collect { row -> record(row.kernel) +
+                        row.findAll { it.key != 'kernel' } }
+            }
+            (d.platforms ?: []).each { records(it) }
+        }
+        report.kernels = kernels
+        return report
     }
 
     static Map device(Map report, String name) {

@@ -16,6 +16,9 @@ LAUNCH = open(os.path.join(RECORDED, "launch", "launch-probe.launch.log"), "rb")
 LIBRARIES = open(os.path.join(RECORDED, "launch", "launch-probe.launch.log.libraries"), "rb").read()
 REPORT = json.load(open(os.path.join("src", "test", "resources", "io", "github", "cudastackbudget", "fuzz",
                                      "ParserFuzzTestInputs", "reportJson", "seed-stack-demo.json"), encoding="utf-8"))
+REPORT2 = json.load(open(os.path.join("src", "test", "resources", "io", "github", "cudastackbudget", "fuzz",
+                                      "ParserFuzzTestInputs", "reportJson", "seed-v2-stack-demo.json"),
+                         encoding="utf-8"))
 
 CUOBJDUMP = "--engine cuobjdump --cuobjdump @REPLAY@ @TEST_CUDA@/libframes.so"
 ENGINE = "cuda-stack-budget: @TEST_CUDA@/libframes.so: cuobjdump printed output this plugin cannot read (line %s); " \
@@ -262,7 +265,65 @@ def report_cases():
         ("files-probed-text.json", dumped(set_path(["filesProbed"], "two")),
          "@CASE@: 'filesProbed' is missing or not a whole number in the top level" + rewrite),
     ]
+    cases += report2_cases(rewrite)
     return [(name, data, "report-json", expected) for name, data, expected in cases]
+
+
+def report2_cases(rewrite):
+    """Schema 2 (the stack-demo golden report as this version writes it) damaged where schema 1 has no such field."""
+    def dumped(path, value=None, remove=False):
+        report = json.loads(json.dumps(REPORT2))
+        node = report
+        for key in path[:-1]:
+            node = node[key]
+        if remove:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+        return json.dumps(report, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+
+    image = "an image of function 0 (_ZN4demo10stageTilesEPKfPfii)"
+    return [
+        ("v2-schema-version-3.json", dumped(["schemaVersion"], 3),
+         "@CASE@: schemaVersion 3 is not supported (this version reads 1 and 2)" + rewrite),
+        ("v2-functions-missing.json", dumped(["functions"], remove=True),
+         "@CASE@: 'functions' is missing or not a list" + rewrite),
+        ("v2-library-labels-missing.json", dumped(["libraryLabels"], remove=True),
+         "@CASE@: 'libraryLabels' is missing or not a list" + rewrite),
+        ("v2-image-fields-reordered.json", dumped(["imageFields"], ["arch", "stack", "registers", "shared", "local"]),
+         "@CASE@: imageFields [arch, stack, registers, shared, local] is not [arch, registers, stack, shared, local] "
+         "(the figures this version reads)" + rewrite),
+        ("v2-function-not-an-object.json", dumped(["functions", 0], 5),
+         "@CASE@: function 0 is 5, not an object" + rewrite),
+        ("v2-function-library-out-of-range.json", dumped(["functions", 0, "library"], 99),
+         "@CASE@: function 0: 'library' 99 is not an index in libraryLabels (0..1)" + rewrite),
+        ("v2-image-short.json", dumped(["functions", 0, "images", 0], ["sm_80", 32]),
+         "@CASE@: " + image + " is [\"sm_80\",32], not an array of 5 values [arch, registers, stack, shared, local]"
+         + rewrite),
+        ("v2-image-arch-bad.json", dumped(["functions", 0, "images", 0, 0], "sm_x"),
+         "@CASE@: 'sm_x' in " + image + " is not a CUDA arch label (e.g. sm_90)" + rewrite),
+        ("v2-image-stack-string.json", dumped(["functions", 0, "images", 0, 2], "4096"),
+         "@CASE@: 'stack' is \"4096\", not a whole number, in " + image + rewrite),
+        ("v2-image-stack-negative.json", dumped(["functions", 0, "images", 0, 2], -16),
+         "@CASE@: 'stack' -16 is negative in " + image + rewrite),
+        ("v2-image-stack-huge.json", dumped(["functions", 0, "images", 0, 2], 10 ** 30),
+         "@CASE@: 'stack' 1000000000000000000000000000000 is out of range (at most 9223372036854775807) in " + image
+         + rewrite),
+        ("v2-image-registers-over-2-31.json", dumped(["functions", 0, "images", 0, 1], 2 ** 31),
+         "@CASE@: 'registers' 2147483648 is out of range in " + image + rewrite),
+        ("v2-records-mismatch.json", dumped(["records"], 7),
+         "@CASE@: 'records' is 7 but the functions hold 30 images" + rewrite),
+        ("v2-record-position-out-of-range.json", dumped(["libraries", 0, "worstKernel"], 999999),
+         "@CASE@: 999999 is not a record position (0..29) nor a kernel object: 'worstKernel' in "
+         "{\"path\":\"@REPO@/target/test-cuda/stack-demo/libstackdemo.so\",\"library\":\"libstackdemo.so\","
+         "\"kernels\":5,\"records\":20,\"arche... (169 more characters)" + rewrite),
+        ("v2-selected-position-negative.json", dumped(["devices", 0, "selectedKernels"], [-1]),
+         "@CASE@: device 'h200-141gb': selectedKernels holds -1, which is not a position in kernels (0..29)" + rewrite),
+        ("v2-note-function-out-of-range.json", dumped(["devices", 0, "cannotRunKernels"], [{"function": 999}]),
+         "@CASE@: 'function' 999 is not an index in functions (0..9) in {\"function\":999}" + rewrite),
+        ("v2-note-not-an-object.json", dumped(["devices", 0, "jitKernels"], [3]),
+         "@CASE@: a note is 3, not an object" + rewrite),
+    ]
 
 
 AREAS = {

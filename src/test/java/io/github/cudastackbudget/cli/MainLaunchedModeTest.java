@@ -66,7 +66,7 @@ class MainLaunchedModeTest {
                 + "_Z11frameKernelILi1024EEvPii\tmain\t0\n");
         assertThat(run("--launch-log", log.toString())).isZero();
         assertThat(Files.readString(tmp.resolve("out/cuda-stack-budget.json")))
-                .contains("\"launchedReservationBytes\" : 1107296256", "\"staticReservationBytes\" : 2759589888");
+                .contains("\"launchedReservationBytes\": 1107296256", "\"staticReservationBytes\": 2759589888");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("WARNING: the library log " + log + ".libraries");
     }
 

@@ -36,7 +36,7 @@ class MainTest {
 
         assertThat(status).isEqualTo(1);
         assertThat(Files.readString(out.resolve("cuda-stack-budget.json")))
-                .contains("\"app.jar!/native/libframes.so\"").contains("\"reservationBytes\" : 2759589888");
+                .contains("\"app.jar!/native/libframes.so\"").contains("\"reservationBytes\": 2759589888");
     }
 
     @Test
@@ -57,7 +57,7 @@ class MainTest {
             "--max-reservation", "1 GiB", "--platforms", "windows", "--output", out.toString(), LIBRARY.toString()});
 
         assertThat(status).as("libframes.so (linux-x86_64) is over 1 GiB but not gated").isZero();
-        assertThat(Files.readString(out.resolve("cuda-stack-budget.json"))).contains("\"gated\" : false");
+        assertThat(Files.readString(out.resolve("cuda-stack-budget.json"))).contains("\"gated\":false");
         assertThat(errorOf("--platforms", "win64", "--devices", "h200-141gb", "--output", out.toString(),
                 LIBRARY.toString())).startsWith("cuda-stack-budget: --platforms 'win64' is not a platform (given: "
                         + "'win64'): use a comma-separated list of linux, windows, mac or system-processor").hasLineCount(1);

@@ -131,7 +131,7 @@ class RecordedTestBinariesTest {
     void reportsAreWrittenEvenWhenABudgetFails() throws IOException {
         assertThat(outcome.reports()).hasSize(3).allMatch(Files::isRegularFile);
         String json = Files.readString(outcome.reports().get(0));
-        assertThat(json).contains("\"kind\" : \"reservation\"")
-                .contains("\"figuresSource\" : \"catalog: openxla/xla");
+        assertThat(json).contains("\"kind\":\"reservation\"")
+                .contains("\"figuresSource\": \"catalog: openxla/xla");
     }
 }

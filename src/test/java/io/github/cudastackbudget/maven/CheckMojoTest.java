@@ -96,8 +96,8 @@ class CheckMojoTest {
         mojo.execute();
         Path json = build.resolve("cuda-stack-budget/cuda-stack-budget.json");
         assertThat(json).isRegularFile();
-        assertThat(Files.readString(json)).contains("\"name\" : \"my-ampere\"", "\"status\" : \"pass\"")
-                .doesNotContain("\"status\" : \"fail\"");
+        assertThat(Files.readString(json)).contains("\"name\": \"my-ampere\"", "\"status\": \"pass\"")
+                .doesNotContain("\"status\": \"fail\"");
     }
 
     @Test
@@ -143,7 +143,7 @@ class CheckMojoTest {
                 .doesNotContain("failOnViolation=false");
         assertThat(log.lines).noneMatch(line -> line.startsWith("ERROR"));
         assertThat(Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json")))
-                .contains("\"kind\" : \"reservation\"");
+                .contains("\"kind\":\"reservation\"");
     }
 
     @Test
@@ -196,7 +196,7 @@ class CheckMojoTest {
         setVariableValueToObject(mojo, "cuobjdump", "/nonexistent/cuobjdump");
         mojo.execute();
         assertThat(Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json")))
-                .contains("\"libraries\" : [ ]");
+                .contains("\"libraries\": []");
     }
 
     @Test
@@ -223,8 +223,8 @@ class CheckMojoTest {
         assertThat(mojo.options().effectiveLibraryLog()).isEqualTo(Path.of(log + ".libraries"));
         mojo.execute();
         String json = Files.readString(build.resolve("cuda-stack-budget/cuda-stack-budget.json"));
-        assertThat(json).contains("\"launchedReservationBytes\" : " + (108L * 2048 * 256),
-                "\"unmatchedLaunchedKernels\" : [ ]", "\"sharedPerBlock\" : 1024");
+        assertThat(json).contains("\"launchedReservationBytes\": " + (108L * 2048 * 256),
+                "\"unmatchedLaunchedKernels\": []", "\"sharedPerBlock\":1024");
 
         setVariableValueToObject(mojo, "launchLog", "target/no-such/launch.log");
         assertThatThrownBy(mojo::execute).isInstanceOf(MojoExecutionException.class)

@@ -197,7 +197,7 @@ class ReportMojoTest {
         ReportMojo.ReportData data = mojo.load();
         assertThat(scans()).isEqualTo(1);
         assertThat(data.source()).contains("cuda-stack-budget.json cannot be read");
-        assertThat(Files.readString(json())).contains("\"schemaVersion\" : 1");
+        assertThat(Files.readString(json())).contains("\"schemaVersion\": 2");
     }
 
     @Test
@@ -320,8 +320,8 @@ class ReportMojoTest {
         ReportMojo.ReportData data = mojo.load();
         assertThat(scans()).isEqualTo(1);
         // launched: my-ampere's 221,184 threads x 256 B (frameKernel<64>) are within 1 GiB; statically it fails
-        assertThat(Files.readString(json())).contains("\"launchedReservationBytes\" : " + (221_184L * 256),
-                "\"unmatchedLaunchedKernels\" : [ ]");
+        assertThat(Files.readString(json())).contains("\"launchedReservationBytes\": " + (221_184L * 256),
+                "\"unmatchedLaunchedKernels\": []");
         assertThat(data.model().devices()).filteredOn(d -> d.name().equals("my-ampere")).singleElement()
                 .satisfies(d -> assertThat(d.status()).isEqualTo(Verdict.PASS));
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
+import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchEntry;
@@ -23,24 +24,35 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Writes {@code cuda-stack-budget.json} (schema version 1, docs/interface.md) from the report model, streaming, in a
- * fixed key order, so that the same model gives byte-identical files. Nothing time-dependent is written; nothing is
- * computed here.
+ * Writes {@code cuda-stack-budget.json} (schema version 2, {@code src/site/markdown/report-schema.md}) from the report
+ * model in one streaming pass, in a fixed key order, so that the same model gives byte-identical files. Each function
+ * is written once (per library) with the figures of its images; everything else names a record by its position and a
+ * library by its index. Nothing time-dependent is written; nothing is computed here.
  */
 public final class JsonReportWriter {
 
     /** The file name inside the output directory. */
     public static final String FILE_NAME = "cuda-stack-budget.json";
 
+    /** The schema version this writer writes. */
+    public static final int SCHEMA_VERSION = ReportModel.SCHEMA_VERSION;
+
     /** The {@code foundThrough} value of a library the launch's library log named. */
     private static final String LIBRARY_LOG = "libraryLog";
 
-    private JsonReportWriter() {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final JsonGenerator json;
+    private final JsonLayout layout;
+    private final ReportFunctions functions;
+
+    private JsonReportWriter(JsonGenerator json, JsonLayout layout, ReportFunctions functions) {
+        this.json = json;
+        this.layout = layout;
+        this.functions = functions;
     }
 
     /** Writes the report into {@code directory} (created if needed) and returns the file. */
@@ -56,95 +68,145 @@ public final class JsonReportWriter {
     }
 
     public static void write(ReportModel model, OutputStream out) throws IOException {
-        DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"));
-        try (JsonGenerator json = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
-            json.setPrettyPrinter(printer);
-            json.writeStartObject();
-            json.writeNumberField("schemaVersion", model.schemaVersion());
-            json.writeStringField("engine", model.engine());
-            json.writeStringField("deviceOrigin", model.deviceOrigin());
-            json.writeNumberField("filesProbed", model.filesProbed());
-            Map<KernelRow, Integer> positions = new HashMap<>(model.kernels().size() * 2);
-            for (int i = 0; i < model.kernels().size(); i++) {
-                positions.putIfAbsent(model.kernels().get(i), i);
-            }
-            json.writeArrayFieldStart("libraries");
-            for (LibraryReport library : model.libraries()) {
-                writeLibrary(json, library);
-            }
-            json.writeEndArray();
-            json.writeArrayFieldStart("devices");
-            for (DeviceReport device : model.devices()) {
-                writeDevice(json, device, positions);
-            }
-            json.writeEndArray();
-            writeKernels(json, "kernels", model.kernels());
-            json.writeArrayFieldStart("violations");
-            for (ViolationReport violation : model.violations()) {
-                writeViolation(json, violation);
-            }
-            json.writeEndArray();
-            if (model.launched() != null) {
-                writeLaunched(json, model.launched());
-            }
-            writeStrings(json, "warnings", model.warnings());
-            if (!model.unreadable().isEmpty()) {
-                // additive (issue 10): only reports with device code that could not be read have it
-                json.writeArrayFieldStart("unreadable");
-                for (ReportModel.Unreadable file : model.unreadable()) {
-                    json.writeStartObject();
-                    json.writeStringField("path", file.path());
-                    if (file.offset() >= 0) {
-                        json.writeNumberField("offset", file.offset());
-                    } else {
-                        json.writeNullField("offset");
-                    }
-                    json.writeStringField("problem", file.problem());
-                    json.writeEndObject();
-                }
-                json.writeEndArray();
-            }
-            json.writeEndObject();
+        JsonLayout layout = new JsonLayout();
+        try (JsonGenerator json = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+            json.setPrettyPrinter(layout);
+            new JsonReportWriter(json, layout, ReportFunctions.of(model)).report(model);
             json.writeRaw('\n');
         }
     }
 
-    private static void writeLibrary(JsonGenerator json, LibraryReport library) throws IOException {
+    private void report(ReportModel model) throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("schemaVersion", SCHEMA_VERSION);
+        json.writeStringField("engine", model.engine());
+        json.writeStringField("deviceOrigin", model.deviceOrigin());
+        json.writeNumberField("filesProbed", model.filesProbed());
+        json.writeNumberField("records", model.kernels().size());
+        writeStrings("libraryLabels", functions.libraryLabels());
+        json.writeArrayFieldStart("imageFields");
+        for (String field : IMAGE_FIELDS) {
+            json.writeString(field);
+        }
+        json.writeEndArray();
+        writeFunctions();
+        layout.linesNext();
+        json.writeArrayFieldStart("libraries");
+        for (LibraryReport library : model.libraries()) {
+            writeLibrary(library);
+        }
+        json.writeEndArray();
+        layout.linesNext();
+        json.writeArrayFieldStart("devices");
+        for (DeviceReport device : model.devices()) {
+            writeDevice(device);
+        }
+        json.writeEndArray();
+        layout.linesNext();
+        json.writeArrayFieldStart("violations");
+        for (ViolationReport violation : model.violations()) {
+            writeViolation(violation);
+        }
+        json.writeEndArray();
+        if (model.launched() != null) {
+            writeLaunched(model.launched());
+        }
+        layout.linesNext();
+        writeStrings("warnings", model.warnings());
+        if (!model.unreadable().isEmpty()) {
+            // only reports with device code that could not be read have it
+            layout.linesNext();
+            json.writeArrayFieldStart("unreadable");
+            for (ReportModel.Unreadable file : model.unreadable()) {
+                layout.flatNext();
+                json.writeStartObject();
+                json.writeStringField("path", file.path());
+                if (file.offset() >= 0) {
+                    json.writeNumberField("offset", file.offset());
+                } else {
+                    json.writeNullField("offset");
+                }
+                json.writeStringField("problem", file.problem());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
+        json.writeEndObject();
+    }
+
+    /** The names of an image's figures, in the order of its array. */
+    static final List<String> IMAGE_FIELDS = List.of("arch", "registers", "stack", "shared", "local");
+
+    /** Every function once, one a line: library index, names, and its images as {@code [arch, reg, stack, ...]}. */
+    private void writeFunctions() throws IOException {
+        layout.linesNext();
+        json.writeArrayFieldStart("functions");
+        for (ReportFunctions.Function function : functions.list()) {
+            layout.flatNext();
+            json.writeStartObject();
+            json.writeNumberField("library", function.libraryIndex());
+            json.writeStringField("name", function.name());
+            if (!function.displayName().equals(function.name())) {
+                json.writeStringField("displayName", function.displayName());
+            }
+            json.writeArrayFieldStart("images");
+            List<KernelRow> rows = functions.rows();
+            for (int i = function.first(); i < function.end(); i++) {
+                KernelRow row = rows.get(i);
+                json.writeStartArray();
+                json.writeString(row.arch());
+                json.writeNumber(row.registers());
+                if (row.stackUnknown()) {
+                    json.writeNull();
+                } else {
+                    json.writeNumber(row.stack());
+                }
+                json.writeNumber(row.shared());
+                json.writeNumber(row.local());
+                json.writeEndArray();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    private void writeLibrary(LibraryReport library) throws IOException {
+        layout.flatNext();
         json.writeStartObject();
         json.writeStringField("path", library.path());
         json.writeStringField("library", library.library());
         json.writeNumberField("kernels", library.kernels());
         json.writeNumberField("records", library.records());
-        writeStrings(json, "arches", library.sassArches());
-        writeStrings(json, "ptxArches", library.ptxArches());
+        writeStrings("arches", library.sassArches());
+        writeStrings("ptxArches", library.ptxArches());
         json.writeNumberField("maxStack", library.maxStack());
-        writeKernel(json, "worstKernel", library.worstKernel());
+        writeKernel("worstKernel", library.worstKernel());
         json.writeStringField("usedBy", library.usedBy());
         json.writeStringField("platform", library.platform());
         if (library.foundThroughLibraryLog()) {
             json.writeStringField("foundThrough", LIBRARY_LOG);
         }
         if (!library.gated()) {
-            // additive (issue 14): only a library of a platform the platforms option leaves out has it
+            // only a library of a platform the platforms option leaves out has it
             json.writeBooleanField("gated", false);
         }
         json.writeEndObject();
     }
 
-    private static void writeDevice(JsonGenerator json, DeviceReport device, Map<KernelRow, Integer> positions)
-            throws IOException {
+    private void writeDevice(DeviceReport device) throws IOException {
         json.writeStartObject();
         json.writeStringField("name", device.name());
-        writeNullable(json, "preset", device.preset());
+        writeNullable("preset", device.preset());
         json.writeStringField("computeCapability", device.computeCapability());
         json.writeStringField("targetArch", device.targetArch());
         json.writeNumberField("maxResidentThreads", device.maxResidentThreads());
-        writeNullable(json, "multiProcessorCount", device.multiProcessorCount());
-        writeNullable(json, "memoryBytes", device.memoryBytes());
+        writeNullable("multiProcessorCount", device.multiProcessorCount());
+        writeNullable("memoryBytes", device.memoryBytes());
         json.writeStringField("figuresSource", device.figuresSource());
         json.writeStringField("status", device.status().id());
-        writeNullable(json, "skipReason", device.skipReason());
-        writeNullable(json, "chosenArch", device.chosenArch());
+        writeNullable("skipReason", device.skipReason());
+        writeNullable("chosenArch", device.chosenArch());
         json.writeBooleanField("fellBack", device.fellBack());
         json.writeObjectFieldStart("imageCounts");
         for (var entry : device.imageCounts().entrySet()) {
@@ -154,34 +216,32 @@ public final class JsonReportWriter {
         json.writeNumberField("reservationBytes", device.reservationBytes());
         json.writeNumberField("staticReservationBytes", device.staticReservationBytes());
         json.writeNumberField("incrementBytes", device.incrementBytes());
-        writeNullable(json, "budgetBytes", device.budgetBytes());
-        writeKernel(json, "worstKernel", device.worstKernel());
-        writeKernel(json, "worstLocalKernel", device.worstLocalKernel());
-        writeNotes(json, "ambiguousKernels", device.ambiguous());
-        writeNotes(json, "jitKernels", device.jit());
-        writeNotes(json, "cannotRunKernels", device.cannotRun());
-        writeKernels(json, "unknownStackKernels", device.unknownStack());
-        writeKernel(json, "nextWorstKernel", device.nextWorstKernel());
-        writeNullable(json, "reservationIfWorstShrinksBytes", device.reservationIfWorstShrinksBytes());
-        // the image counted for every function, largest frame first, as positions in "kernels"
-        json.writeArrayFieldStart("selectedKernels");
-        for (KernelRow row : device.selectedKernels()) {
-            json.writeNumber(positions.get(row));
-        }
-        json.writeEndArray();
+        writeNullable("budgetBytes", device.budgetBytes());
+        writeKernel("worstKernel", device.worstKernel());
+        writeKernel("worstLocalKernel", device.worstLocalKernel());
+        writeNotes("ambiguousKernels", device.ambiguous());
+        writeNotes("jitKernels", device.jit());
+        writeNotes("cannotRunKernels", device.cannotRun());
+        writeKernels("unknownStackKernels", device.unknownStack());
+        writeKernel("nextWorstKernel", device.nextWorstKernel());
+        writeNullable("reservationIfWorstShrinksBytes", device.reservationIfWorstShrinksBytes());
+        // the image counted for every function, largest frame first, as record positions
+        writeKernels("selectedKernels", device.selectedKernels());
         if (device.launched() != null) {
-            writeLaunchedFigures(json, device.launched());
+            writeLaunchedFigures(device.launched());
         }
         if (!device.platforms().isEmpty()) {
-            // additive (issue 14): only where libraries of more than one platform were read
+            // only where libraries of more than one platform were read
+            layout.linesNext();
             json.writeArrayFieldStart("platforms");
             for (PlatformReport platform : device.platforms()) {
+                layout.flatNext();
                 json.writeStartObject();
                 json.writeStringField("platform", platform.platform());
                 json.writeBooleanField("gated", platform.gated());
                 json.writeStringField("status", platform.status().id());
                 json.writeNumberField("reservationBytes", platform.reservationBytes());
-                writeKernel(json, "worstKernel", platform.worstKernel());
+                writeKernel("worstKernel", platform.worstKernel());
                 json.writeEndObject();
             }
             json.writeEndArray();
@@ -190,46 +250,56 @@ public final class JsonReportWriter {
     }
 
     /** Per device in launched mode: the launched figure, the static worst kernel, every launched kernel's image. */
-    private static void writeLaunchedFigures(JsonGenerator json, LaunchedDeviceReport launched) throws IOException {
+    private void writeLaunchedFigures(LaunchedDeviceReport launched) throws IOException {
         json.writeBooleanField("launchedHeadline", launched.headline());
         json.writeNumberField("launchedReservationBytes", launched.reservationBytes());
         json.writeNumberField("launchedIncrementBytes", launched.incrementBytes());
-        writeKernel(json, "launchedWorstKernel", launched.worstKernel());
-        writeKernel(json, "staticWorstKernel", launched.staticWorstKernel());
+        writeKernel("launchedWorstKernel", launched.worstKernel());
+        writeKernel("staticWorstKernel", launched.staticWorstKernel());
+        layout.linesNext();
         json.writeArrayFieldStart("launchedKernels");
         for (LaunchedKernelRow row : launched.kernels()) {
+            layout.flatNext();
             json.writeStartObject();
-            writeKernelFields(json, row.kernel());
-            writeNullable(json, "maxDynamicShared", row.maxDynamicShared());
+            writeKernel("kernel", row.kernel());
+            writeNullable("maxDynamicShared", row.maxDynamicShared());
             json.writeNumberField("sharedPerBlock", row.sharedPerBlock());
-            writeStrings(json, "attributions", row.attributions());
+            writeStrings("attributions", row.attributions());
             json.writeEndObject();
         }
         json.writeEndArray();
-        writeNotes(json, "launchedJitKernels", launched.jit());
-        writeNotes(json, "launchedCannotRunKernels", launched.cannotRun());
+        writeNotes("launchedJitKernels", launched.jit());
+        writeNotes("launchedCannotRunKernels", launched.cannotRun());
     }
 
-    private static void writeNotes(JsonGenerator json, String field, List<FunctionNote> notes) throws IOException {
+    /** Notes name their function by its index in {@code functions}; a differing readable name is written out. */
+    private void writeNotes(String field, List<FunctionNote> notes) throws IOException {
+        if (!notes.isEmpty()) {
+            layout.linesNext();
+        }
         json.writeArrayFieldStart(field);
         for (FunctionNote note : notes) {
+            layout.flatNext();
             json.writeStartObject();
-            json.writeStringField("name", note.name());
-            json.writeStringField("displayName", note.displayName());
-            json.writeStringField("library", note.library());
+            int function = functions.indexOf(note);
+            json.writeNumberField("function", function);
+            if (!note.displayName().equals(functions.list().get(function).displayName())) {
+                json.writeStringField("displayName", note.displayName());
+            }
             if (note.jitFrom() != null) {
                 json.writeStringField("jitFrom", note.jitFrom());
             }
             if (note.countedArch() != null) {
                 json.writeStringField("countedArch", note.countedArch());
-                writeStrings(json, "otherArches", note.otherArches());
+                writeStrings("otherArches", note.otherArches());
             }
             json.writeEndObject();
         }
         json.writeEndArray();
     }
 
-    private static void writeViolation(JsonGenerator json, ViolationReport violation) throws IOException {
+    private void writeViolation(ViolationReport violation) throws IOException {
+        layout.flatNext();
         json.writeStartObject();
         json.writeStringField("device", violation.device());
         json.writeStringField("kind", violation.kind().id());
@@ -243,68 +313,76 @@ public final class JsonReportWriter {
     }
 
     /** The top-level launched-mode block and the list of launched kernels found in no library. */
-    private static void writeLaunched(JsonGenerator json, LaunchedRunReport run) throws IOException {
+    private void writeLaunched(LaunchedRunReport run) throws IOException {
         json.writeObjectFieldStart("launched");
         json.writeStringField("log", run.log());
         json.writeStringField("format", run.format());
         json.writeStringField("status", run.status());
         json.writeBooleanField("headline", run.headline());
-        writeNullable(json, "libraryLog", run.libraryLog());
+        writeNullable("libraryLog", run.libraryLog());
         json.writeNumberField("kernels", run.kernels());
         json.writeNumberField("matched", run.matched());
         json.writeNumberField("unmatched", run.unmatched());
         json.writeNumberField("librariesLoaded", run.librariesLoaded());
-        writeStrings(json, "librariesFoundThroughLibraryLog", run.foundThroughLibraryLog());
-        writeStrings(json, "libraryLogEntriesNotOnThisMachine", run.notOnThisMachine());
+        writeStrings("librariesFoundThroughLibraryLog", run.foundThroughLibraryLog());
+        writeStrings("libraryLogEntriesNotOnThisMachine", run.notOnThisMachine());
+        layout.linesNext();
         json.writeArrayFieldStart("matchedKernels");
         for (MatchedLaunch matched : run.matchedKernels()) {
+            layout.flatNext();
             json.writeStartObject();
-            writeLaunchEntryFields(json, matched.kernel());
-            writeStrings(json, "libraries", matched.libraries());
-            writeStrings(json, "notLoadedIn", matched.notLoadedIn());
+            writeLaunchEntryFields(matched.kernel());
+            writeStrings("libraries", matched.libraries());
+            writeStrings("notLoadedIn", matched.notLoadedIn());
             json.writeEndObject();
         }
         json.writeEndArray();
         json.writeEndObject();
+        layout.linesNext();
         json.writeArrayFieldStart("unmatchedLaunchedKernels");
         for (LaunchEntry kernel : run.unmatchedKernels()) {
+            layout.flatNext();
             json.writeStartObject();
-            writeLaunchEntryFields(json, kernel);
+            writeLaunchEntryFields(kernel);
             json.writeEndObject();
         }
         json.writeEndArray();
     }
 
-    private static void writeLaunchEntryFields(JsonGenerator json, LaunchEntry kernel) throws IOException {
+    private void writeLaunchEntryFields(LaunchEntry kernel) throws IOException {
         json.writeStringField("name", kernel.name());
         json.writeStringField("displayName", kernel.displayName());
-        writeStrings(json, "attributions", kernel.attributions());
-        writeNullable(json, "maxDynamicShared", kernel.maxDynamicShared());
+        writeStrings("attributions", kernel.attributions());
+        writeNullable("maxDynamicShared", kernel.maxDynamicShared());
     }
 
-    private static void writeKernels(JsonGenerator json, String field, List<KernelRow> rows) throws IOException {
+    /** Records as positions (a record the list lacks as a whole kernel object). */
+    private void writeKernels(String field, List<KernelRow> rows) throws IOException {
         json.writeArrayFieldStart(field);
         for (KernelRow row : rows) {
-            json.writeStartObject();
-            writeKernelFields(json, row);
-            json.writeEndObject();
+            writeKernelValue(row);
         }
         json.writeEndArray();
     }
 
-    private static void writeKernel(JsonGenerator json, String field, KernelRow row) throws IOException {
+    private void writeKernel(String field, KernelRow row) throws IOException {
         json.writeFieldName(field);
-        if (row == null) {
-            json.writeNull();
-        } else {
-            json.writeStartObject();
-            writeKernelFields(json, row);
-            json.writeEndObject();
-        }
+        writeKernelValue(row);
     }
 
-    /** The fields of one kernel record (interface.md's kernel object), inside an object the caller opened. */
-    private static void writeKernelFields(JsonGenerator json, KernelRow row) throws IOException {
+    /** A record: its position in the records the functions list, or null, or (not one of them) a kernel object. */
+    private void writeKernelValue(KernelRow row) throws IOException {
+        if (row == null) {
+            json.writeNull();
+            return;
+        }
+        int position = functions.positionOf(row);
+        if (position >= 0) {
+            json.writeNumber(position);
+            return;
+        }
+        layout.flatNext();
+        json.writeStartObject();
         json.writeStringField("name", row.name());
         json.writeStringField("displayName", row.displayName());
         json.writeStringField("library", row.library());
@@ -318,9 +396,10 @@ public final class JsonReportWriter {
         }
         json.writeNumberField("shared", row.shared());
         json.writeNumberField("local", row.local());
+        json.writeEndObject();
     }
 
-    private static void writeStrings(JsonGenerator json, String field, Collection<String> values) throws IOException {
+    private void writeStrings(String field, Collection<String> values) throws IOException {
         json.writeArrayFieldStart(field);
         for (String value : values) {
             json.writeString(value);
@@ -328,7 +407,7 @@ public final class JsonReportWriter {
         json.writeEndArray();
     }
 
-    private static void writeNullable(JsonGenerator json, String field, String value) throws IOException {
+    private void writeNullable(String field, String value) throws IOException {
         if (value == null) {
             json.writeNullField(field);
         } else {
@@ -336,7 +415,7 @@ public final class JsonReportWriter {
         }
     }
 
-    private static void writeNullable(JsonGenerator json, String field, Long value) throws IOException {
+    private void writeNullable(String field, Long value) throws IOException {
         if (value == null) {
             json.writeNullField(field);
         } else {

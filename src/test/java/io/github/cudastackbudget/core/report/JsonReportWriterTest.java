@@ -71,10 +71,13 @@ class JsonReportWriterTest {
         Path file = tmp.resolve("out").resolve("cuda-stack-budget.json");
         assertThat(outcome.reports()).contains(file);
 
-        JsonNode root = JSON.readTree(file.toFile());
-
-        assertThat(root.get("schemaVersion").isInt()).isTrue();
-        assertThat(root.get("schemaVersion").intValue()).isEqualTo(1);
+        JsonNode written = JSON.readTree(file.toFile());
+        assertThat(written.get("schemaVersion").isInt()).isTrue();
+        assertThat(written.get("schemaVersion").intValue()).isEqualTo(2);
+        // each function once: 771 functions for 5,312 records
+        assertThat(list(written.get("functions"))).hasSize(771);
+        assertThat(written.has("kernels")).isFalse();
+        JsonNode root = SchemaTwo.asVersionOne(written);
 
         List<KernelRecord> records = ncclRecords();
         JsonNode library = list(root.get("libraries")).get(0);
@@ -168,7 +171,7 @@ class JsonReportWriterTest {
     void noBudgetMeansNullBudgetAndNoViolations() throws Exception {
         CheckRunner.Outcome outcome = RecordedChecks.run(RecordedChecks.options(tmp, NCCL, "h200-141gb,l4", List.of(),
                 null, ""));
-        JsonNode root = JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile());
+        JsonNode root = SchemaTwo.asVersionOne(JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile()));
 
         assertThat(outcome.failed()).isFalse();
         assertThat(list(root.get("devices"))).allSatisfy(device -> {
@@ -185,7 +188,7 @@ class JsonReportWriterTest {
                 base.cuobjdump(), base.timeout(), base.parallelism(), base.devices(), base.devicePresets(), false,
                 null, "2000", base.outputDirectory(), 25, false, base.environment());
         RecordedChecks.run(options);
-        JsonNode root = JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile());
+        JsonNode root = SchemaTwo.asVersionOne(JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile()));
 
         assertThat(list(root.get("violations"))).singleElement().satisfies(violation -> {
             assertThat(violation.get("device").textValue()).isEqualTo("b200");
@@ -203,7 +206,7 @@ class JsonReportWriterTest {
         DeviceDefinition v100 = new DeviceDefinition(null, "lab V100", "7.0", null, "80", "2048", "32 GiB", null);
         CheckRunner.Outcome outcome = RecordedChecks.run(RecordedChecks.options(tmp, NCCL, "h200-141gb", List.of(v100),
                 null, ""));
-        JsonNode root = JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile());
+        JsonNode root = SchemaTwo.asVersionOne(JSON.readTree(tmp.resolve("out").resolve("cuda-stack-budget.json").toFile()));
 
         JsonNode skipped = list(root.get("devices")).get(0);
         assertThat(skipped.get("name").textValue()).isEqualTo("lab V100");
@@ -276,7 +279,12 @@ class JsonReportWriterTest {
                 null, null), CheckListener.SILENT);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         JsonReportWriter.write(ReportModel.of(result), out);
-        JsonNode root = JSON.readTree(out.toByteArray());
+        JsonNode written = JSON.readTree(out.toByteArray());
+        // UNKNOWN: the image's stack is null
+        assertThat(list(written.get("functions"))).filteredOn(f -> f.get("name").textValue()
+                .equals("_Z15recursiveKernelPii")).singleElement()
+                .satisfies(f -> assertThat(f.get("images").get(0).get(2).isNull()).isTrue());
+        JsonNode root = SchemaTwo.asVersionOne(written);
 
         List<JsonNode> kernels = list(root.get("kernels"));
         JsonNode recursive = kernels.stream().filter(k -> k.get("name").textValue().equals("_Z15recursiveKernelPii"))

@@ -39,7 +39,7 @@ import java.util.TreeMap;
  * @param ambiguous                      functions with an undocumented choice between images
  * @param violations                     the budgets exceeded on this device
  * @param launched                       launched-mode figures when the check read a launch log, else null
- * @param maxThreadsPerMultiProcessor    resident threads per SM when known, else null; schema 1 does not store it, so
+ * @param maxThreadsPerMultiProcessor    resident threads per SM when known, else null; the JSON does not store it, so
  *                                       a report read from JSON divides the threads by the SMs
  * @param platforms                      per platform, where libraries of more than one platform were read: the
  *                                       device over that platform's libraries alone, in platform order; else empty

@@ -25,8 +25,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Reads a {@code cuda-stack-budget.json} (schema version 1) into the {@link ReportModel}, with one clear message for a
- * missing or mistyped key.
+ * Reads a {@code cuda-stack-budget.json} (schema version 1 or 2, {@code src/site/markdown/report-schema.md}) into the
+ * {@link ReportModel}, with one clear message for a missing or mistyped key. Both versions of one check give the same
+ * model (but for its {@code schemaVersion}).
  */
 final class ReportJsonReader {
 
@@ -35,8 +36,14 @@ final class ReportJsonReader {
     /** The {@code foundThrough} value of a library the launch's library log named. */
     static final String LIBRARY_LOG = "libraryLog";
 
+    /** The figures of an image (schema 2), in the order of its array. */
+    static final List<String> IMAGE_FIELDS = List.of("arch", "registers", "stack", "shared", "local");
+
     private final String source;
+    private int version;
     private List<KernelRow> kernels = List.of();
+    /** Schema 2: the functions, in order, as notes name them. */
+    private final List<FunctionNote> functions = new ArrayList<>();
     private JsonNode root;
 
     private ReportJsonReader(String source) {
@@ -128,11 +135,12 @@ final class ReportJsonReader {
             throw invalid("schemaVersion " + Printable.of(version.toString()) + " is not a whole number: not a "
                     + "cuda-stack-budget report");
         }
-        if (version.intValue() != ReportModel.SCHEMA_VERSION) {
+        if (version.intValue() != 1 && version.intValue() != ReportModel.SCHEMA_VERSION) {
             throw invalid("schemaVersion " + Printable.of(version.asText()) + " is not supported (this version reads "
-                    + ReportModel.SCHEMA_VERSION + ")");
+                    + "1 and " + ReportModel.SCHEMA_VERSION + ")");
         }
-        kernels = list(root, "kernels", this::kernel);
+        this.version = version.intValue();
+        kernels = this.version == 1 ? list(root, "kernels", this::kernel) : functions(root);
         List<ViolationReport> violations = list(root, "violations", this::violation);
         List<LibraryReport> libraries = list(root, "libraries", this::library);
         List<DeviceReport> devices = new ArrayList<>();
@@ -166,7 +174,96 @@ final class ReportJsonReader {
 
     private KernelRow kernelOrNull(JsonNode node, String field) throws InvalidReportException {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : kernel(value);
+        return value == null || value.isNull() ? null : record(value, "'" + field + "' in " + abbreviate(node));
+    }
+
+    /** An element of a list of records ({@code unknownStackKernels}). */
+    private KernelRow listedRecord(JsonNode value) throws InvalidReportException {
+        return record(value, "a list of records");
+    }
+
+    /** A record: in schema 2 its position in the records (or a whole kernel object), in schema 1 a kernel object. */
+    private KernelRow record(JsonNode value, String where) throws InvalidReportException {
+        if (version == 1 || value.isObject()) {
+            return kernel(value);
+        }
+        int at = value.asInt(-1);
+        if (!value.isIntegralNumber() || !value.canConvertToInt() || at < 0 || at >= kernels.size()) {
+            throw invalid(abbreviate(value) + " is not a record position (0.." + (kernels.size() - 1)
+                    + ") nor a kernel object: " + where);
+        }
+        return kernels.get(at);
+    }
+
+    /** Schema 2: the records of {@code functions}, in order, function by function, image by image. */
+    private List<KernelRow> functions(JsonNode root) throws InvalidReportException {
+        List<String> labels = list(root, "libraryLabels", this::string);
+        List<String> fields = list(root, "imageFields", this::string);
+        if (!fields.equals(IMAGE_FIELDS)) {
+            throw invalid("imageFields " + Printable.of(fields.toString(), 120) + " is not " + IMAGE_FIELDS
+                    + " (the figures this version reads)");
+        }
+        List<KernelRow> records = new ArrayList<>();
+        int index = 0;
+        for (JsonNode function : array(root, "functions")) {
+            if (!function.isObject()) {
+                throw invalid("function " + index + " is " + abbreviate(function) + ", not an object");
+            }
+            long library = number(function, "library");
+            if (library < 0 || library >= labels.size()) {
+                throw invalid("function " + index + ": 'library' " + library + " is not an index in libraryLabels (0.."
+                        + (labels.size() - 1) + ")");
+            }
+            String label = labels.get((int) library);
+            String name = text(function, "name");
+            String displayName = optionalText(function, "displayName");
+            functions.add(new FunctionNote(name, displayName, label, null, null, List.of()));
+            for (JsonNode image : array(function, "images")) {
+                records.add(image(image, name, displayName, label, index));
+            }
+            index++;
+        }
+        if (root.has("records") && number(root, "records") != records.size()) {
+            throw invalid("'records' is " + number(root, "records") + " but the functions hold " + records.size()
+                    + " images");
+        }
+        return records;
+    }
+
+    /** One image {@code [arch, registers, stack (null: UNKNOWN), shared, local]} of function {@code index}. */
+    private KernelRow image(JsonNode image, String name, String displayName, String library, int index)
+            throws InvalidReportException {
+        String where = "an image of function " + index + " (" + Printable.of(name, 80) + ")";
+        if (!image.isArray() || image.size() != IMAGE_FIELDS.size()) {
+            throw invalid(where + " is " + abbreviate(image) + ", not an array of " + IMAGE_FIELDS.size()
+                    + " values " + IMAGE_FIELDS);
+        }
+        String arch = arch(image.get(0), where);
+        long registers = imageFigure(image, 1, where);
+        if (registers > Integer.MAX_VALUE) {
+            throw invalid("'registers' " + registers + " is out of range in " + where);
+        }
+        JsonNode stack = image.get(2);
+        boolean unknown = stack.isNull();
+        return new KernelRow(name, displayName, library, arch, (int) registers,
+                unknown ? 0 : imageFigure(image, 2, where), unknown, imageFigure(image, 3, where),
+                imageFigure(image, 4, where));
+    }
+
+    private long imageFigure(JsonNode image, int at, String where) throws InvalidReportException {
+        JsonNode value = image.get(at);
+        String field = IMAGE_FIELDS.get(at);
+        if (value.isIntegralNumber() && !value.canConvertToLong()) {
+            throw invalid("'" + field + "' " + Printable.of(value.toString(), 40) + " is out of range (at most "
+                    + Long.MAX_VALUE + ") in " + where);
+        }
+        if (!value.isIntegralNumber()) {
+            throw invalid("'" + field + "' is " + abbreviate(value) + ", not a whole number, in " + where);
+        }
+        if (value.longValue() < 0) {
+            throw invalid("'" + field + "' " + value.longValue() + " is negative in " + where);
+        }
+        return value.longValue();
     }
 
     private ViolationReport violation(JsonNode node) throws InvalidReportException {
@@ -192,6 +289,21 @@ final class ReportJsonReader {
     }
 
     private FunctionNote note(JsonNode node) throws InvalidReportException {
+        if (version != 1) {
+            if (!node.isObject()) {
+                throw invalid("a note is " + abbreviate(node) + ", not an object");
+            }
+            long at = number(node, "function");
+            if (at < 0 || at >= functions.size()) {
+                throw invalid("'function' " + at + " is not an index in functions (0.." + (functions.size() - 1)
+                        + ") in " + abbreviate(node));
+            }
+            FunctionNote function = functions.get((int) at);
+            String displayName = optionalText(node, "displayName");
+            return new FunctionNote(function.name(), displayName == null ? function.displayName() : displayName,
+                    function.library(), optionalText(node, "jitFrom"), optionalText(node, "countedArch"),
+                    node.has("otherArches") ? list(node, "otherArches", this::string) : List.of());
+        }
         return new FunctionNote(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
                 optionalText(node, "jitFrom"), optionalText(node, "countedArch"),
                 node.has("otherArches") ? list(node, "otherArches", this::string) : List.of());
@@ -218,7 +330,14 @@ final class ReportJsonReader {
             imageCounts.put(count.getKey(), value.intValue());
         }
         List<KernelRow> selected = new ArrayList<>();
+        if (version != 1 && !node.path("selectedKernels").isArray()) {
+            throw invalid("device '" + Printable.of(name) + "': 'selectedKernels' is missing or not a list");
+        }
         for (JsonNode position : node.path("selectedKernels")) {
+            if (version != 1 && position.isObject()) {
+                selected.add(kernel(position));
+                continue;
+            }
             int at = position.asInt(-1);
             if (!position.isIntegralNumber() || !position.canConvertToInt() || at < 0 || at >= kernels.size()) {
                 throw invalid("device '" + Printable.of(name) + "': selectedKernels holds " + position
@@ -236,7 +355,7 @@ final class ReportJsonReader {
                 number(node, "incrementBytes", 0), optionalNumber(node, "budgetBytes"),
                 kernelOrNull(node, "worstKernel"), kernelOrNull(node, "worstLocalKernel"),
                 kernelOrNull(node, "nextWorstKernel"), optionalNumber(node, "reservationIfWorstShrinksBytes"),
-                selected, optionalList(node, "unknownStackKernels", this::kernel),
+                selected, optionalList(node, "unknownStackKernels", this::listedRecord),
                 optionalList(node, "jitKernels", this::note), optionalList(node, "cannotRunKernels", this::note),
                 optionalList(node, "ambiguousKernels", this::note),
                 violations.stream().filter(v -> v.device().equals(name)).toList(), launchedDevice(node))
@@ -297,7 +416,17 @@ final class ReportJsonReader {
     }
 
     private LaunchedKernelRow launchedKernel(JsonNode node) throws InvalidReportException {
-        return new LaunchedKernelRow(kernel(node), optionalNumber(node, "maxDynamicShared"),
+        KernelRow kernel;
+        if (version == 1) {
+            kernel = kernel(node);
+        } else {
+            JsonNode value = node.get("kernel");
+            if (value == null || value.isNull()) {
+                throw invalid("a launched kernel has no 'kernel' record in " + abbreviate(node));
+            }
+            kernel = record(value, "'kernel' in " + abbreviate(node));
+        }
+        return new LaunchedKernelRow(kernel, optionalNumber(node, "maxDynamicShared"),
                 number(node, "sharedPerBlock"), optionalList(node, "attributions", this::string));
     }
 

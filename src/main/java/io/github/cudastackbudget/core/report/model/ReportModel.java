@@ -17,9 +17,10 @@ import java.util.TreeSet;
 /**
  * What every output shows (JSON, text, the standalone page, the site page): built once from a check's result
  * ({@link #of}), or read from the {@code cuda-stack-budget.json} a check wrote ({@link #read}, the report goal's input;
- * schema version 1). Both give the same model for the same check. Immutable.
+ * schema version 2, or 1 from earlier versions). Both give the same model for the same check. Immutable.
  *
- * @param schemaVersion       the JSON's schema version (1)
+ * @param schemaVersion       the JSON's schema version: {@link #SCHEMA_VERSION} for a model built from a check, the
+ *                            file's (1 or 2) for one read from JSON
  * @param engine              the engine's description
  * @param deviceOrigin        where the devices came from ("configured", "default set; ...", ...)
  * @param filesProbed         candidate files looked at
@@ -29,7 +30,7 @@ import java.util.TreeSet;
  * @param violations          every budget exceeded, device by device
  * @param warnings            one line each
  * @param launched            the launch log the check read (launched mode), else null
- * @param filesWithDeviceCode the files (and JAR entries) that held device code; schema 1 does not store it, so a
+ * @param filesWithDeviceCode the files (and JAR entries) that held device code; the JSON (schema 1 or 2) does not store it, so a
  *                            report read from JSON counts the distinct files its libraries came from
  * @param unreadable          device code that could not be read and was left out (JSON {@code unreadable}, written
  *                            only when there is some), in input order
@@ -58,8 +59,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
                 launched, filesWithDeviceCode, List.of());
     }
 
-    /** The only schema version this reader understands. */
-    public static final int SCHEMA_VERSION = 1;
+    /** The schema version the JSON report is written in (the reader also reads version 1). */
+    public static final int SCHEMA_VERSION = 2;
 
     public ReportModel {
         engine = engine == null ? "" : engine;
@@ -95,7 +96,7 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
     /**
      * Reads a JSON report.
      *
-     * @throws InvalidReportException when the file is not a schema-1 report (the message names the file)
+     * @throws InvalidReportException when the file is not a schema-1 or schema-2 report (the message names the file)
      * @throws IOException            when it cannot be read
      */
     public static ReportModel read(Path json) throws IOException {

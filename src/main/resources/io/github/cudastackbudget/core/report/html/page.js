@@ -3,8 +3,26 @@
   'use strict';
   document.documentElement.className += ' js';
   var data = JSON.parse(document.getElementById('csb-data').textContent);
-  var K = data.k, W = 7, COUNT = K.length / W;
-  var names = data.names, libs = data.libs, arches = data.arches;
+  var W = 7, libs = data.libs, arches = data.arches;
+  // names: sorted and front-coded (np = the length shared with the name before, ns = the rest)
+  var names = new Array(data.ns.length);
+  for (var n = 0, previous = ''; n < names.length; n++) {
+    previous = names[n] = previous.substring(0, data.np[n]) + data.ns[n];
+  }
+  // f: per function name, library, image count, then per image arch, stack (-1 = UNKNOWN), local, shared, reg;
+  // decoded into K, W integers per record (name, library, arch, stack, local, shared, reg), the records in order
+  var F = data.f, COUNT = 0;
+  for (var p = 0; p < F.length; p += 3 + 5 * F[p + 2]) { COUNT += F[p + 2]; }
+  var K = new Float64Array(COUNT * W);
+  for (var q = 0, r = 0; q < F.length; ) {
+    var nameIndex = F[q], libIndex = F[q + 1], images = F[q + 2];
+    q += 3;
+    for (var m = 0; m < images; m++, q += 5, r++) {
+      var b = r * W;
+      K[b] = nameIndex; K[b + 1] = libIndex; K[b + 2] = F[q]; K[b + 3] = F[q + 1];
+      K[b + 4] = F[q + 2]; K[b + 5] = F[q + 3]; K[b + 6] = F[q + 4];
+    }
+  }
   var STEP = 250;
   var lowerNames = null, lowerLibs = null, nameRank = null, libRank = null;
 

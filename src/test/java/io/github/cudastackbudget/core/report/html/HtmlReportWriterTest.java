@@ -84,33 +84,66 @@ class HtmlReportWriterTest {
     @Test
     void kernelNamesAreEscapedEverywhere() throws Exception {
         assertThat(SEND_RECV_DISPLAY).contains("<4096ul>");
-        assertThat(page).doesNotContain("<4096ul>").contains("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage&lt;4096ul&gt;)");
         String data = dataBlock(page);
-        assertThat(data).doesNotContain("<").doesNotContain(">").doesNotContain("&");
+        // the markup escapes them; the data block holds them as JSON text, where only "</" and "<!" could matter
+        assertThat(page.replace(data, "")).doesNotContain("<4096ul>")
+                .contains("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage&lt;4096ul&gt;)");
+        assertThat(data).doesNotContain("</").doesNotContain("<!");
         JsonNode decoded = new ObjectMapper().readTree(data);
-        List<String> names = new java.util.ArrayList<>();
-        decoded.get("names").forEach(n -> names.add(n.textValue()));
-        assertThat(names).contains(SEND_RECV_DISPLAY);
+        assertThat(names(decoded)).contains(SEND_RECV_DISPLAY);
         // hostile names: escaped as text, never markup
         assertThat(Html.escape("a<b>&\"c'</script>")).isEqualTo("a&lt;b&gt;&amp;&quot;c&#39;&lt;/script&gt;");
         assertThat(page.indexOf("</script>")).isEqualTo(page.indexOf("</script>\n<script>\n") );
     }
 
+    /** The block's names, decoded as page.js decodes them (front-coded: shared prefix length, rest). */
+    static List<String> names(JsonNode data) {
+        List<String> names = new java.util.ArrayList<>();
+        String previous = "";
+        for (int i = 0; i < data.get("ns").size(); i++) {
+            previous = previous.substring(0, data.get("np").get(i).intValue()) + data.get("ns").get(i).textValue();
+            names.add(previous);
+        }
+        return names;
+    }
+
+    /** The block's records, decoded as page.js decodes them: FIELDS integers each. */
+    static List<long[]> records(JsonNode data) {
+        List<long[]> records = new java.util.ArrayList<>();
+        JsonNode f = data.get("f");
+        for (int q = 0; q < f.size(); ) {
+            long name = f.get(q).longValue();
+            long library = f.get(q + 1).longValue();
+            int images = f.get(q + 2).intValue();
+            q += 3;
+            for (int m = 0; m < images; m++, q += KernelData.IMAGE_FIELDS) {
+                records.add(new long[] {name, library, f.get(q).longValue(), f.get(q + 1).longValue(),
+                        f.get(q + 2).longValue(), f.get(q + 3).longValue(), f.get(q + 4).longValue()});
+            }
+        }
+        return records;
+    }
+
     @Test
     void compactDataDecodesToTheModelsRecordsAndDeviceSelections() throws Exception {
         JsonNode data = new ObjectMapper().readTree(dataBlock(page));
-        JsonNode k = data.get("k");
-        assertThat(k.size()).isEqualTo(model.recordCount() * KernelData.FIELDS);
+        List<String> names = names(data);
+        assertThat(names).isSorted().doesNotHaveDuplicates();
+        List<long[]> records = records(data);
+        assertThat(records).hasSize(model.recordCount());
+        // each function once: fewer entries than records
+        assertThat(data.get("f").size()).isLessThan(model.recordCount() * KernelData.FIELDS);
         for (int i = 0; i < model.recordCount(); i++) {
             KernelRow row = model.kernels().get(i);
-            int b = i * KernelData.FIELDS;
-            assertThat(data.get("names").get(k.get(b).intValue()).textValue()).isEqualTo(row.displayName());
-            assertThat(data.get("libs").get(k.get(b + 1).intValue()).textValue()).isEqualTo(row.library());
-            assertThat(data.get("arches").get(k.get(b + 2).intValue()).textValue()).isEqualTo(row.arch());
-            assertThat(k.get(b + 3).longValue()).isEqualTo(row.stackUnknown() ? -1 : row.stack());
-            assertThat(k.get(b + 4).longValue()).isEqualTo(row.local());
-            assertThat(k.get(b + 5).longValue()).isEqualTo(row.shared());
-            assertThat(k.get(b + 6).intValue()).isEqualTo(row.registers());
+            long[] k = records.get(i);
+            assertThat(k).hasSize(KernelData.FIELDS);
+            assertThat(names.get((int) k[0])).isEqualTo(row.displayName());
+            assertThat(data.get("libs").get((int) k[1]).textValue()).isEqualTo(row.library());
+            assertThat(data.get("arches").get((int) k[2]).textValue()).isEqualTo(row.arch());
+            assertThat(k[3]).isEqualTo(row.stackUnknown() ? -1 : row.stack());
+            assertThat(k[4]).isEqualTo(row.local());
+            assertThat(k[5]).isEqualTo(row.shared());
+            assertThat(k[6]).isEqualTo(row.registers());
         }
         for (int d = 0; d < model.devices().size(); d++) {
             JsonNode selected = data.get("devices").get(d);
@@ -189,12 +222,19 @@ class HtmlReportWriterTest {
         ReportModel hostile = new ReportModel(1, "engine <x>", "configured", 1, List.of(), List.of(device),
                 List.of(row), List.of(), List.of("warning </li><script>"));
         String html = HtmlReportWriter.render(hostile, 25);
-        assertThat(html).doesNotContain("<script>alert").doesNotContain("<b title").doesNotContain("<evil>")
+        assertThat(html).doesNotContain("<script>alert");
+        assertThat(html.replace(dataBlock(html), "")).doesNotContain("<b title").doesNotContain("<evil>")
                 .doesNotContain("gpu <b>").doesNotContain("</li><script>")
                 .contains("k&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;b title=&quot;x&quot;&gt;&amp;amp;&#39;")
                 .contains("gpu &lt;b&gt;&quot;1&quot;&lt;/b&gt;");
         String data = dataBlock(html);
-        assertThat(data).doesNotContain("<").doesNotContain(">");
+        assertThat(data).doesNotContain("</").doesNotContain("<!").doesNotContainIgnoringCase("<script");
+        // the escapes read back as the text itself
+        assertThat(names(readTree(data))).containsExactly(evil);
+        String evilToo = "x<!--<SCRIPT></Script>\u2028<s";
+        String escaped = KernelData.scriptSafe("[\"" + evilToo + "\"]");
+        assertThat(escaped).doesNotContain("</").doesNotContain("<!").doesNotContainIgnoringCase("<script");
+        assertThat(readTree(escaped).get(0).textValue()).isEqualTo(evilToo);
         assertThat(countOf(html, "<script")).isEqualTo(2);
         assertThat(countOf(html, "</script>")).isEqualTo(2);
     }
@@ -206,6 +246,14 @@ class HtmlReportWriterTest {
         String html = HtmlReportWriter.render(empty, 25);
         assertThat(html).contains("No CUDA kernels were found in 3 scanned files").contains("No file held CUDA device code")
                 .doesNotContain("class=\"ktable\"");
+    }
+
+    private static JsonNode readTree(String json) {
+        try {
+            return new ObjectMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static int countOf(String text, String part) {

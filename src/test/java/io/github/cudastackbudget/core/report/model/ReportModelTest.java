@@ -112,7 +112,7 @@ class ReportModelTest {
     @Test
     void librariesKernelsAndCountsEqualTheCheckResult() {
         CheckResult result = all.result();
-        assertThat(model.schemaVersion()).isEqualTo(1);
+        assertThat(model.schemaVersion()).isEqualTo(2);
         assertThat(model.engine()).isEqualTo(result.engine());
         assertThat(model.filesProbed()).isEqualTo(result.filesProbed()).isEqualTo(4);
         assertThat(model.recordCount()).isEqualTo(result.index().recordCount());
@@ -208,20 +208,20 @@ class ReportModelTest {
 
         String json = Files.readString(all.reports().get(0));
         Path future = Files.writeString(tmp.resolve("future.json"),
-                json.replaceFirst("\"schemaVersion\" : 1", "\"schemaVersion\" : 2"));
+                json.replaceFirst("\"schemaVersion\": 2", "\"schemaVersion\": 3"));
         assertThatThrownBy(() -> ReportModel.read(future)).isInstanceOf(InvalidReportException.class)
-                .hasMessageContaining(future + ": schemaVersion 2 is not supported");
+                .hasMessageContaining(future + ": schemaVersion 3 is not supported (this version reads 1 and 2)");
 
         Path other = Files.writeString(tmp.resolve("other.json"), "{\"name\": \"package.json\"}");
         assertThatThrownBy(() -> ReportModel.read(other)).hasMessageContaining("no schemaVersion");
 
         Path badPosition = Files.writeString(tmp.resolve("bad-position.json"),
-                json.replaceFirst("\"selectedKernels\" : \\[ \\d+", "\"selectedKernels\" : [ 999999999"));
+                json.replaceFirst("\"selectedKernels\": \\[\\d+", "\"selectedKernels\": [999999999"));
         assertThatThrownBy(() -> ReportModel.read(badPosition)).isInstanceOf(InvalidReportException.class)
                 .hasMessageContaining("device 'h200-141gb': selectedKernels holds 999999999");
 
         Path badStatus = Files.writeString(tmp.resolve("bad-status.json"),
-                json.replaceFirst("\"status\" : \"fail\"", "\"status\" : \"maybe\""));
+                json.replaceFirst("\"status\": \"fail\"", "\"status\": \"maybe\""));
         assertThatThrownBy(() -> ReportModel.read(badStatus)).isInstanceOf(InvalidReportException.class)
                 .hasMessageContaining("status 'maybe' is not one of pass, fail, skipped");
     }
