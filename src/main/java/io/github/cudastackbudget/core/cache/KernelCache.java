@@ -97,6 +97,11 @@ public final class KernelCache {
     public Optional<LibraryScan> load(CacheKey key, Path path, long startNanos) {
         Path file = directory.resolve(key.fileName());
         byte[] entry;
+        if (!Files.isRegularFile(file)) {
+            // no entry, or no directory yet (an unwritable one is the store's one warning)
+            misses.incrementAndGet();
+            return Optional.empty();
+        }
         try {
             long size = Files.size(file);
             if (size > EntryFormat.MAX_ENTRY_BYTES) {
