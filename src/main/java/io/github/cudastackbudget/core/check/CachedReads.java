@@ -95,6 +95,7 @@ final class CachedReads {
                 ContentHash.of(content.get(), hashThreads));
         Optional<LibraryScan> cached = cache.load(key, entry.jar(), start).map(scan -> scan.withUsedBy(entry.usedBy()));
         if (cached.isPresent()) {
+            hits.add(cached.get());
             return cached;
         }
         LibraryScan scan = JarEntryReads.read(entry, content.get(), engine);
