@@ -31,7 +31,7 @@ class ArchitectureTest {
             Set.of("arch", "exec"),
             Set.of("binary", "device", "demangle"),
             Set.of("model"),
-            Set.of("scan", "selection", "launch"),
+            Set.of("scan", "selection", "launch", "cache"),
             Set.of("engine"),
             Set.of("budget"),
             Set.of("check"),

@@ -29,6 +29,8 @@ public final class CliFrontend implements Frontend {
     static final String VERBOSE = "--verbose";
     static final String NO_FAIL_ON_UNREADABLE = "--no-fail-on-unreadable";
     static final String PLATFORMS = "--platforms";
+    static final String CACHE_DIRECTORY = "--cache-directory";
+    static final String NO_CACHE = "--no-cache";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -56,6 +58,8 @@ public final class CliFrontend implements Frontend {
             case VERBOSE -> VERBOSE;
             case FAIL_ON_UNREADABLE -> NO_FAIL_ON_UNREADABLE;
             case PLATFORMS -> PLATFORMS;
+            case CACHE_DIRECTORY -> CACHE_DIRECTORY;
+            case USE_CACHE -> NO_CACHE;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };
@@ -83,7 +87,8 @@ public final class CliFrontend implements Frontend {
      * The flag and its value ({@code --cuobjdump /path/to/cuobjdump}, quoted for the shell where needed); a blank
      * {@code example} says to leave the flag out. The flags without a value follow {@code example} ({@code true} or
      * {@code false}): {@code --verbose}, {@code --no-detect} (for {@code detectLocalDevices=false}),
-     * {@code --no-fail-on-unreadable} (for {@code failOnUnreadable=false}).
+     * {@code --no-fail-on-unreadable} (for {@code failOnUnreadable=false}), {@code --no-cache} (for
+     * {@code useCache=false}).
      */
     @Override
     public String howToSet(Option option, String example) {
@@ -95,6 +100,8 @@ public final class CliFrontend implements Frontend {
                 return "false".equalsIgnoreCase(value) ? NO_DETECT : "leave out " + NO_DETECT;
             case FAIL_ON_UNREADABLE:
                 return "false".equalsIgnoreCase(value) ? NO_FAIL_ON_UNREADABLE : "leave out " + NO_FAIL_ON_UNREADABLE;
+            case USE_CACHE:
+                return "false".equalsIgnoreCase(value) ? NO_CACHE : "leave out " + NO_CACHE;
             case LIBRARIES:
             case LIBRARY_FILES:
             case SCAN_PROJECT_JAR:

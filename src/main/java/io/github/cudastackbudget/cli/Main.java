@@ -39,6 +39,9 @@ public final class Main {
             "  --library-log FILE       its library log (default: the launch log + .libraries)",
             "  --no-fail-on-unreadable  device code that cannot be read is a warning (default: exit 2)",
             "  --platforms LIST         judge only these platforms' libraries (linux-x86_64,windows; default all)",
+            "  --cache-directory DIR    the kernel cache (default ${XDG_CACHE_HOME:-~/.cache}/cuda-stack-budget,",
+            "                           on Windows %LOCALAPPDATA%\\cuda-stack-budget\\cache; delete it to clear it)",
+            "  --no-cache               read every library, neither using nor filling the kernel cache",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -130,6 +133,8 @@ public final class Main {
                 case CliFrontend.NO_DETECT -> options.detectLocalDevices(false);
                 case CliFrontend.NO_FAIL_ON_UNREADABLE -> options.failOnUnreadable(false);
                 case CliFrontend.PLATFORMS -> options.platforms(value(args, ++i, arg));
+                case CliFrontend.CACHE_DIRECTORY -> options.cacheDirectory(Path.of(value(args, ++i, arg)));
+                case CliFrontend.NO_CACHE -> options.useCache(false);
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);

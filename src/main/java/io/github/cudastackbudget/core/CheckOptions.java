@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core;
 
+import io.github.cudastackbudget.core.cache.KernelCache;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
@@ -43,12 +44,28 @@ import java.util.Objects;
  *                           ({@code linux-x86_64}, {@code windows}; see {@code core.model.PlatformSelection}), or null
  *                           or blank for every platform; libraries of other platforms are read and reported as not
  *                           gated
+ * @param cacheDirectory     the kernel cache's directory, or null for the user's default
+ *                           ({@code ${XDG_CACHE_HOME:-~/.cache}/cuda-stack-budget}, on Windows
+ *                           {@code %LOCALAPPDATA%\cuda-stack-budget\cache}; see {@code core.cache.KernelCache})
+ * @param useCache           true (the default): reads are served from and stored in the kernel cache; false: every
+ *                           library is read
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
         boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
-        Frontend frontend, boolean failOnUnreadable, String platforms) {
+        Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache) {
+
+    /** Options with the kernel cache in its default directory. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+            Frontend frontend, boolean failOnUnreadable, String platforms) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, null, true);
+    }
 
     /** Options that judge every platform's libraries. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
@@ -97,7 +114,8 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
                 .devicePresets(devicePresets).detectLocalDevices(detectLocalDevices).maxReservation(maxReservation)
                 .maxStackPerThread(maxStackPerThread).outputDirectory(outputDirectory).top(top).verbose(verbose)
                 .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
-                .frontend(frontend).failOnUnreadable(failOnUnreadable).platforms(platforms);
+                .frontend(frontend).failOnUnreadable(failOnUnreadable).platforms(platforms)
+                .cacheDirectory(cacheDirectory).useCache(useCache);
     }
 
     /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
@@ -124,6 +142,8 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         private Path launchLog;
         private Path libraryLog;
         private Frontend frontend = Frontend.PARAMETERS;
+        private Path cacheDirectory;
+        private boolean useCache = true;
 
         private Builder() {
         }
@@ -238,10 +258,21 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
             return this;
         }
 
+        public Builder cacheDirectory(Path value) {
+            cacheDirectory = value;
+            return this;
+        }
+
+        public Builder useCache(boolean value) {
+            useCache = value;
+            return this;
+        }
+
         public CheckOptions build() {
             return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                     devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                    environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms);
+                    environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, cacheDirectory,
+                    useCache);
         }
     }
 
@@ -279,7 +310,16 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
     public CheckOptions withLaunchLog(Path newLaunchLog, Path newLibraryLog) {
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
-                environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable, platforms);
+                environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable, platforms, cacheDirectory,
+                useCache);
+    }
+
+    /** The kernel cache's directory, or null when the cache is off: the configured one, else the user's default. */
+    public Path effectiveCacheDirectory() {
+        if (!useCache) {
+            return null;
+        }
+        return cacheDirectory != null ? cacheDirectory : KernelCache.defaultDirectory();
     }
 
     /** The library log to read: the configured one, else {@code <launchLog>.libraries}; null without a launch log. */

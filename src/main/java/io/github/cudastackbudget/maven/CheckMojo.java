@@ -206,6 +206,22 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.PARALLELISM, defaultValue = MavenScanSupport.DEFAULT_PARALLELISM)
     private int parallelism;
 
+    /**
+     * The kernel cache's directory. Each library's read (kernel records, library labels, SASS and PTX targets, PTX
+     * kernel names, platform) is stored there, keyed by the file's size and SHA-256, its name and the engine's version
+     * (the native reader's and the plugin's; cuobjdump's {@code --version}), and served while the bytes are the same:
+     * a re-check of unchanged libraries skips reading them. Default:
+     * {@code $XDG_CACHE_HOME/cuda-stack-budget}, else {@code ~/.cache/cuda-stack-budget} (Linux, macOS);
+     * {@code %LOCALAPPDATA%\cuda-stack-budget\cache} (Windows). Builds and modules may share it; delete the directory
+     * to clear it. A directory that cannot be written is a warning, never a failure.
+     */
+    @Parameter(property = PropertyNames.CACHE_DIRECTORY)
+    private File cacheDirectory;
+
+    /** Serve unchanged libraries' reads from the kernel cache and store new ones; {@code false} reads every library. */
+    @Parameter(property = PropertyNames.USE_CACHE, defaultValue = MavenScanSupport.DEFAULT_USE_CACHE)
+    private boolean useCache;
+
     @Override
     protected String subject() {
         return "CUDA stack budget check";
@@ -245,6 +261,6 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), outputDirectory.toPath(), verbose);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, outputDirectory.toPath(), verbose);
     }
 }

@@ -40,6 +40,8 @@ final class MavenScanSupport {
     static final String DEFAULT_TIMEOUT = "600";
     /** 0: as many files at once as processors, at most 8 (the core's default). */
     static final String DEFAULT_PARALLELISM = "0";
+    /** The kernel cache is on by default (in the user's cache directory). */
+    static final String DEFAULT_USE_CACHE = "true";
 
     private static final Set<String> SCOPES = Set.of(Artifact.SCOPE_COMPILE, Artifact.SCOPE_RUNTIME,
             Artifact.SCOPE_PROVIDED, Artifact.SCOPE_SYSTEM, Artifact.SCOPE_TEST);
@@ -96,6 +98,13 @@ final class MavenScanSupport {
      * @throws MojoExecutionException one line naming the parameter: an unknown dependency scope, a timeout below one
      *                                second
      */
+    CheckOptions options(Parameters parameters, File cacheDirectory, boolean useCache, Path outputDirectory,
+            boolean verbose) throws MojoExecutionException {
+        return options(parameters, outputDirectory, verbose).toBuilder()
+                .cacheDirectory(cacheDirectory == null ? null : cacheDirectory.toPath()).useCache(useCache).build();
+    }
+
+    /** The core's options for these parameters, the kernel cache in its default directory. */
     CheckOptions options(Parameters parameters, Path outputDirectory, boolean verbose) throws MojoExecutionException {
         if (parameters.timeout() < 1) {
             throw new MojoExecutionException("timeout " + parameters.timeout() + " must be at least 1 second ("

@@ -33,6 +33,10 @@ public final class PropertyNames {
     public static final String VERBOSE = "cudaStackBudget.verbose";
     public static final String TIMEOUT = "cudaStackBudget.timeout";
     public static final String PARALLELISM = "cudaStackBudget.parallelism";
+    /** The kernel cache's directory ({@code check} and {@code report}). */
+    public static final String CACHE_DIRECTORY = "cudaStackBudget.cacheDirectory";
+    /** Whether the kernel cache is used ({@code check} and {@code report}). */
+    public static final String USE_CACHE = "cudaStackBudget.useCache";
 
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
@@ -73,6 +77,8 @@ public final class PropertyNames {
             case DEPENDENCY_SCOPES -> DEPENDENCY_SCOPES;
             case LAUNCH_LOG -> LAUNCH_LOG;
             case LIBRARY_LOG -> LIBRARY_LOG;
+            case CACHE_DIRECTORY -> CACHE_DIRECTORY;
+            case USE_CACHE -> USE_CACHE;
             case LIBRARIES, LIBRARY_FILES, DEVICES, OUTPUT_DIRECTORY, JAR_INCLUDES, JAR_EXCLUDES -> null;
         });
     }

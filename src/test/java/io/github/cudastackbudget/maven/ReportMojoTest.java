@@ -85,7 +85,30 @@ class ReportMojoTest {
         setVariableValueToObject(mojo, "project", project);
         setVariableValueToObject(mojo, "jsonReport", json().toFile());
         setVariableValueToObject(mojo, "cuobjdump", replay.toString());
+        // these tests count the goal's scans by cuobjdump's calls: the kernel cache would serve the second scan
+        setVariableValueToObject(mojo, "useCache", false);
         return project;
+    }
+
+    @Test
+    @InjectMojo(goal = "report", pom = POM)
+    void theKernelCacheParametersReachTheScan(ReportMojo mojo) throws Exception {
+        wire(mojo);
+        Path cache = build.resolve("kernel-cache");
+        setVariableValueToObject(mojo, "useCache", true);
+        setVariableValueToObject(mojo, "cacheDirectory", cache.toFile());
+        setVariableValueToObject(mojo, "reportSource", "scan");
+        assertThat(mojo.options().effectiveCacheDirectory()).isEqualTo(cache);
+        mojo.load();
+        mojo.load();
+        assertThat(scans()).as("the second scan is served from the cache").isEqualTo(1);
+        try (java.util.stream.Stream<Path> entries = Files.list(cache)) {
+            assertThat(entries.map(Path::toString).toList()).singleElement().asString().endsWith(".scan");
+        }
+        setVariableValueToObject(mojo, "useCache", false);
+        assertThat(mojo.options().effectiveCacheDirectory()).isNull();
+        mojo.load();
+        assertThat(scans()).isEqualTo(2);
     }
 
     private long scans() throws Exception {

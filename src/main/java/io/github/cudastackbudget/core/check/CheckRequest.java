@@ -36,7 +36,16 @@ import java.util.Objects;
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
         Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
-        boolean failOnUnreadable, PlatformSelection platforms) {
+        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory) {
+
+    /** A request without a kernel cache. */
+    public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+            int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+            Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
+            boolean failOnUnreadable, PlatformSelection platforms) {
+        this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
+                maxStackPerThread, demangler, jarScan, launch, frontend, failOnUnreadable, platforms, null);
+    }
 
     /** A request that judges every platform's libraries. */
     public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,

@@ -15,13 +15,25 @@ final class Engines {
     private final EngineProvider provider;
     private final int parallelism;
     private final Frontend frontend;
+    private final CachedReads reads;
     private KernelEngine files;
     private NativeEngine jarEntries;
 
     Engines(EngineProvider provider, int parallelism, Frontend frontend) {
+        this(provider, parallelism, frontend, new CachedReads(null));
+    }
+
+    /** @param reads the reads through the kernel cache (or without one) */
+    Engines(EngineProvider provider, int parallelism, Frontend frontend, CachedReads reads) {
         this.provider = provider;
         this.parallelism = parallelism;
         this.frontend = frontend;
+        this.reads = reads;
+    }
+
+    /** The engines' reads, through the kernel cache where the check has one. */
+    CachedReads reads() {
+        return reads;
     }
 
     /** The engine for files, created now if needed. */

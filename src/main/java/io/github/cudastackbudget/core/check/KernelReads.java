@@ -1,7 +1,6 @@
 package io.github.cudastackbudget.core.check;
 
 import io.github.cudastackbudget.core.engine.EngineException;
-import io.github.cudastackbudget.core.engine.JarEntryReads;
 import io.github.cudastackbudget.core.engine.KernelEngine;
 import io.github.cudastackbudget.core.engine.LibraryScanner;
 import io.github.cudastackbudget.core.engine.NativeEngine;
@@ -92,13 +91,16 @@ final class KernelReads {
             }
             List<LibraryScanner.ReadTask> tasks = new ArrayList<>();
             KernelEngine readFiles = fileEngine;
+            CachedReads reads = engines.reads();
             inputs.files().forEach(file -> tasks.add(() -> orUnreadable(unreadable,
-                    () -> Optional.of(readFiles.read(file)))));
+                    () -> Optional.of(reads.readFile(readFiles, file)))));
             NativeEngine readEntries = jarEngine;
             inputs.jarEntries().forEach(entry -> tasks.add(() -> orUnreadable(unreadable,
-                    () -> JarEntryReads.read(entry, readEntries).map(scan -> scan.fromJarEntry(jarEntry(entry))))));
+                    () -> reads.readEntry(entry, readEntries)
+                            .map(scan -> reads.markIfHit(scan, scan.fromJarEntry(jarEntry(entry)))))));
             List<LibraryScan> scans = new LibraryScanner(fileEngine != null ? fileEngine : jarEngine,
-                    request.parallelism()).run(tasks, (scan, done, total) -> progress(listener, scan, done, total));
+                    request.parallelism()).run(tasks, (scan, done, total) -> progress(listener, scan, done, total,
+                            reads.hit(scan)));
             // files belong to the project; JAR entries already carry their JAR's owner
             return scans.stream().map(scan -> scan.jarEntry() == null ? scan.withUsedBy(request.usedBy()) : scan)
                     .toList();
@@ -134,8 +136,9 @@ final class KernelReads {
         try {
             KernelEngine engine = engines.files();
             listener.info("Reading 1 file(s) with device code using " + engine.description());
-            return new LibraryScanner(engine, 1).scan(List.of(file),
-                    (scan, done, total) -> progress(listener, scan, done, total));
+            CachedReads reads = engines.reads();
+            return new LibraryScanner(engine, 1).run(List.of(() -> Optional.of(reads.readFile(engine, file))),
+                    (scan, done, total) -> progress(listener, scan, done, total, reads.hit(scan)));
         } catch (EngineException e) {
             throw new CheckProblem(e.getMessage(), e);
         }
@@ -146,9 +149,9 @@ final class KernelReads {
         return new LibraryScan.JarEntry(entry.label(), name.substring(name.lastIndexOf('/') + 1));
     }
 
-    private static void progress(CheckProgress listener, LibraryScan scan, int done, int total) {
+    private static void progress(CheckProgress listener, LibraryScan scan, int done, int total, boolean cached) {
         listener.info("  [" + done + "/" + total + "] " + scan.displayName() + ": " + scan.records().size()
                 + " kernel records, " + scan.libraries().size() + " librar" + (scan.libraries().size() == 1 ? "y" : "ies")
-                + ", " + scan.elapsedMillis() + " ms");
+                + ", " + scan.elapsedMillis() + " ms" + (cached ? " (cached)" : ""));
     }
 }

@@ -1,6 +1,8 @@
 package io.github.cudastackbudget.core.check;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.cache.KernelCache;
+import io.github.cudastackbudget.core.text.Option;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.selection.KernelIndex;
@@ -31,12 +33,16 @@ public final class StackBudgetCheck {
         if (inputs.isEmpty() && request.launch() == null) {
             return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
         }
-        Engines engines = new Engines(request.engine(), request.parallelism(), request.frontend());
+        Engines engines = new Engines(request.engine(), request.parallelism(), request.frontend(), new CachedReads(
+                request.cacheDirectory() == null ? null : new KernelCache(request.cacheDirectory(), listener::warn,
+                        "set another " + request.frontend().name(Option.CACHE_DIRECTORY) + " or "
+                                + request.frontend().howToSet(Option.USE_CACHE, "false"))));
         long start = System.nanoTime();
         KernelReads.Unreadable unreadable = new KernelReads.Unreadable(request, warnings);
         List<LibraryScan> read = KernelReads.read(request, inputs, engines, listener, unreadable);
         LaunchedKernels launched = LaunchedKernels.match(request.launch(), inputs, read, engines, listener, warnings);
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
+        engines.reads().summary().ifPresent(listener::info);
         engines.warnings().forEach(warnings::warn);
         List<LibraryScan> scans = launched.scans();
         LaunchedRun run = launched.run();

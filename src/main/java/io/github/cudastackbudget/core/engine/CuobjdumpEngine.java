@@ -140,6 +140,11 @@ public final class CuobjdumpEngine implements KernelEngine {
         return "cuobjdump (" + version + ") at " + executable;
     }
 
+    /** The version text {@code cuobjdump --version} printed ("Cuda compilation tools, release 13.0, V13.0.88"). */
+    public String version() {
+        return version;
+    }
+
     public Path executable() {
         return executable;
     }

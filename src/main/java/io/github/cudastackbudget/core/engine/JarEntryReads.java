@@ -38,6 +38,18 @@ public final class JarEntryReads {
      * @throws EngineException naming the JAR and the entry when it cannot be read or its layout is unknown
      */
     public static Optional<LibraryScan> read(JarEntryLibrary entry, NativeEngine engine) throws EngineException {
+        Optional<ByteBuffer> content = deviceCode(entry, engine);
+        return content.isEmpty() ? Optional.empty() : Optional.of(read(entry, content.get(), engine));
+    }
+
+    /**
+     * The entry's bytes when they hold device code (the first half of {@link #read(JarEntryLibrary, NativeEngine)},
+     * for a caller that looks at the bytes before reading them, e.g. the kernel cache).
+     *
+     * @return the bytes, or empty when the entry holds no device code
+     * @throws EngineException naming the JAR and the entry when it cannot be read
+     */
+    public static Optional<ByteBuffer> deviceCode(JarEntryLibrary entry, NativeEngine engine) throws EngineException {
         if (entry.size() > JarEntryLibrary.MAX_ENTRY_BYTES) {
             Path name = Path.of(entry.entryName()).getFileName();
             throw new EngineException(entry.location() + " is " + entry.size() + " bytes, more than one buffer holds: "
@@ -61,7 +73,18 @@ public final class JarEntryReads {
         } catch (IOException e) {
             throw new IllegalStateException("bytes in memory cannot fail to be read", e);
         }
-        LibraryScan scan = engine.read(entry.label(), entry.jar(), content);
-        return Optional.of(scan.withUsedBy(entry.usedBy()));
+        return Optional.of(content);
+    }
+
+    /**
+     * Reads the bytes of an entry that {@link #deviceCode} returned (the second half of
+     * {@link #read(JarEntryLibrary, NativeEngine)}).
+     *
+     * @throws EngineException naming the JAR and the entry when its layout is unknown
+     */
+    public static LibraryScan read(JarEntryLibrary entry, ByteBuffer content, NativeEngine engine)
+            throws EngineException {
+        LibraryScan scan = engine.read(entry.label(), entry.jar(), content.duplicate());
+        return scan.withUsedBy(entry.usedBy());
     }
 }

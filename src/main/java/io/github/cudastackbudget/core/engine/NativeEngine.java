@@ -39,6 +39,13 @@ public final class NativeEngine implements KernelEngine {
     /** The engine id. */
     public static final String ID = "native";
 
+    /**
+     * The version of what this reader produces, part of the kernel cache's key ({@code core.cache}): bump it when the
+     * reader's output changes (records, library labels, SASS/PTX targets, PTX entry names, platform), so that no
+     * entry written by an older reader is served.
+     */
+    public static final int READER_VERSION = 1;
+
     private final DeviceCodeReader reader;
     private final int parallelism;
     private final Frontend frontend;

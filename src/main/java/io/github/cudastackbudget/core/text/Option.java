@@ -30,7 +30,9 @@ public enum Option {
     JAR_INCLUDES("jarIncludes"),
     JAR_EXCLUDES("jarExcludes"),
     LAUNCH_LOG("launchLog"),
-    LIBRARY_LOG("libraryLog");
+    LIBRARY_LOG("libraryLog"),
+    CACHE_DIRECTORY("cacheDirectory"),
+    USE_CACHE("useCache");
 
     private final String parameter;
 
