@@ -16,6 +16,8 @@
 # usage: dev/bench-goal-overhead.sh [RUNS]      (default 10)
 #   MVN=/path/to/mvn   the Maven to time (default: mvn on the PATH)
 #   JAR=/path/to.jar   the plugin jar (default: the one in target/)
+#   POM=/path/to/pom   the POM installed with it (default: pom.xml; give the jar's own POM when timing another
+#                      commit's jar, e.g. POM=<(git show main:pom.xml) is not enough: use a file)
 #   KEEP_LOGS=1        keep each run's output in target/bench-goal-overhead/logs (default: only the last run's)
 # needs: JDK 17, Maven 3.6.3+, the plugin's and the project's plugins' dependencies in ~/.m2 (a prior build has them)
 set -euo pipefail
@@ -107,7 +109,7 @@ write_pom "$work/project/check.xml" "
 
 # this build's plugin into the bench repository (install-file runs against that repository only)
 "$mvn" -B -q -s "$work/settings.xml" org.apache.maven.plugins:maven-install-plugin:3.2.0:install-file \
-    -Dfile="$jar" -DpomFile="$root/pom.xml" > "$work/logs/install.log" 2>&1 \
+    -Dfile="$jar" -DpomFile="${POM:-$root/pom.xml}" > "$work/logs/install.log" 2>&1 \
     || { cat "$work/logs/install.log" >&2; exit 1; }
 
 cd "$work/project"
