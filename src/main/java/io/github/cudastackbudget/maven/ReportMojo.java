@@ -15,14 +15,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.maven.doxia.sink.Sink;
+import org.apache.maven.doxia.sink.SinkFactory;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.model.FileSet;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.BuildPluginManager;
+import org.apache.maven.plugin.LegacySupport;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.reporting.AbstractMavenReport;
+import org.apache.maven.project.MavenProject;
+import org.apache.maven.reporting.MavenMultiPageReport;
 import org.apache.maven.reporting.MavenReportException;
+import org.codehaus.plexus.PlexusContainer;
+import org.eclipse.aether.RepositorySystemSession;
+import org.eclipse.aether.repository.RemoteRepository;
 
 /**
  * The "CUDA Stack Budget" page of the Maven site ({@code cuda-stack-budget.html}): per-device reservations, budgets
@@ -45,9 +56,22 @@ import org.apache.maven.reporting.MavenReportException;
  *
  * <p>Needs maven-site-plugin 3.20.0 or newer (Doxia 2); with an older one the goal stops with a line saying what to
  * pin.
+ *
+ * @since 2.0
+ */
+/*
+ * (Not in the goal's description: the descriptor and help stay as they were.)
+ * Class path (issue 11, "the goal pays only for what it uses"): the site stack (maven-reporting-impl, Doxia's site
+ * renderer and skins, Velocity) is not a runtime dependency of the plugin, so that check and
+ * prepare-agent do not resolve and load it. This class is a plain MavenMultiPageReport (reporting-api
+ * and the Doxia sink API, two small jars): under mvn site the site plugin calls #generate with its own
+ * Doxia 2 sink (its class realm supplies those packages); run standalone, #execute() renders the page through
+ * StandaloneSitePage, an AbstractMavenReport that SiteStack runs in a class realm of this
+ * plugin with maven-reporting-impl added as a plugin dependency.
+ * (@since 2.0 above is AbstractMavenReport's, which the descriptor showed when this class extended it.)
  */
 @Mojo(name = "report", threadSafe = true, requiresDependencyResolution = ResolutionScope.TEST)
-public class ReportMojo extends AbstractMavenReport {
+public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
 
     private static final String SUBJECT = "CUDA Stack Budget report";
 
@@ -195,8 +219,197 @@ public class ReportMojo extends AbstractMavenReport {
     @Parameter(property = PropertyNames.USE_CACHE, defaultValue = MavenScanSupport.DEFAULT_USE_CACHE)
     private boolean useCache;
 
+    // AbstractMavenReport's parameters (maven-reporting-impl 4.0.0), declared here with its annotations and words:
+    // the report's descriptor and help stay as they were when this class extended it (StandaloneSitePage gets them)
+
+    /**
+     * The shared output directory for the report. Note that this parameter is only evaluated
+     * if the goal is run directly from the command line. If the goal is run indirectly as part of a site generation,
+     * the shared output directory configured in the
+     * <a href="https://maven.apache.org/plugins/maven-site-plugin/site-mojo.html#outputDirectory">Maven Site Plugin</a>
+     * is used instead.
+     *<p>
+     * A plugin may use any subdirectory structure (either using a hard-coded name or, ideally, an additional
+     * user-defined mojo parameter with a default value) to generate multi-page reports or external reports with the
+     * main output file (entry point) denoted by {@code #getOutputName()}.
+     */
+    @Parameter(defaultValue = "${project.build.directory}/reports", required = true)
+    protected File outputDirectory;
+
+    /**
+     * The Maven Project.
+     */
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    protected MavenProject project;
+
+    /**
+     * The mojo execution
+     */
+    @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
+    protected MojoExecution mojoExecution;
+
+    /**
+     * The reactor projects.
+     */
+    @Parameter(defaultValue = "${reactorProjects}", required = true, readonly = true)
+    protected List<MavenProject> reactorProjects;
+
+    /**
+     * Specifies the input encoding.
+     */
+    @Parameter(property = "encoding", defaultValue = "${project.build.sourceEncoding}", readonly = true)
+    private String inputEncoding;
+
+    /**
+     * Specifies the output encoding.
+     */
+    @Parameter(property = "outputEncoding", defaultValue = "${project.reporting.outputEncoding}", readonly = true)
+    private String outputEncoding;
+
+    /**
+     * The repository system session.
+     */
+    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true, required = true)
+    protected RepositorySystemSession repoSession;
+
+    /**
+     * Remote project repositories used for the project.
+     */
+    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true, required = true)
+    protected List<RemoteRepository> remoteProjectRepositories;
+
+    /**
+     * Directory containing the <code>site.xml</code> file.
+     */
+    @Parameter(defaultValue = "${basedir}/src/site")
+    protected File siteDirectory;
+
+    /**
+     * The locale to use  when the report generation is invoked directly as a standalone Mojo.
+     *
+     * @see org.apache.maven.doxia.tools.SiteTool#DEFAULT_LOCALE
+     * @see org.apache.maven.doxia.tools.SiteTool#getSiteLocales(String)
+     */
+    @Parameter(defaultValue = "default")
+    protected String locale;
+
+    /**
+     * Timestamp for reproducible output archive entries, either formatted as ISO 8601
+     * <code>yyyy-MM-dd'T'HH:mm:ssXXX</code> or as an int representing seconds since the epoch (like
+     * <a href="https://reproducible-builds.org/docs/source-date-epoch/">SOURCE_DATE_EPOCH</a>).
+     */
+    @Parameter(defaultValue = "${project.build.outputTimestamp}")
+    protected String outputTimestamp;
+
+    /**
+     * The report output format: null by default, to represent a site, but can be configured to a Doxia Sink id.
+     */
+    @Parameter(property = "output.format")
+    protected String outputFormat;
+
+    /** The session, for running the standalone page in the class realm with the site stack (no new parameter). */
+    @Component
+    private LegacySupport legacySupport;
+
+    @Component
+    private BuildPluginManager buildPluginManager;
+
+    @Component
+    private PlexusContainer container;
+
+    /** The current sink (from the site plugin, or the standalone page's). */
+    private Sink sink;
+
+    /** The current shared report output directory to use. */
+    private File reportOutputDirectory;
+
     /** Set once the skip line is logged: the site plugin and AbstractMavenReport may each ask. */
     private boolean skipLogged;
+
+    /**
+     * Run standalone ({@code mvn cuda-stack-budget:report}): the page with the site's skin in
+     * {@code outputDirectory}, as {@code AbstractMavenReport.execute()} renders it. A skipped goal logs its one line
+     * and loads nothing more.
+     */
+    @Override
+    public void execute() throws MojoExecutionException {
+        if (!canGenerateReport()) {
+            return;
+        }
+        SiteStack.renderStandalone(this);
+    }
+
+    /** Called by the site plugin: the page into its sink. */
+    @Override
+    public void generate(Sink sink, SinkFactory sinkFactory, Locale locale) throws MavenReportException {
+        this.sink = sink;
+        executeReport(locale);
+        if (sink != null) {
+            sink.close();
+        }
+    }
+
+    @Override
+    @Deprecated
+    public void generate(Sink sink, Locale locale) throws MavenReportException {
+        generate(sink, null, locale);
+    }
+
+    /** The standalone page's content into its sink (StandaloneSitePage; the page closes the sink). */
+    void renderInto(Sink sink, Locale locale) throws MavenReportException {
+        this.sink = sink;
+        executeReport(locale);
+    }
+
+    /** The sink {@link #generate} was given. */
+    Sink getSink() {
+        return sink;
+    }
+
+    @Override
+    public String getCategoryName() {
+        return CATEGORY_PROJECT_REPORTS;
+    }
+
+    @Override
+    public File getReportOutputDirectory() {
+        if (reportOutputDirectory == null) {
+            reportOutputDirectory = new File(outputDirectory.getAbsolutePath());
+        }
+        return reportOutputDirectory;
+    }
+
+    @Override
+    public void setReportOutputDirectory(File reportOutputDirectory) {
+        this.reportOutputDirectory = reportOutputDirectory;
+        this.outputDirectory = reportOutputDirectory;
+    }
+
+    @Override
+    public boolean isExternalReport() {
+        return false;
+    }
+
+    // what StandaloneSitePage copies into AbstractMavenReport's fields
+    String inputEncoding() {
+        return inputEncoding;
+    }
+
+    String outputEncoding() {
+        return outputEncoding;
+    }
+
+    MavenSession session() {
+        return legacySupport.getSession();
+    }
+
+    BuildPluginManager buildPluginManager() {
+        return buildPluginManager;
+    }
+
+    PlexusContainer container() {
+        return container;
+    }
 
     @Override
     public String getOutputName() {
@@ -249,8 +462,8 @@ public class ReportMojo extends AbstractMavenReport {
                 });
     }
 
-    @Override
-    protected void executeReport(Locale locale) throws MavenReportException {
+    /** The page into {@link #getSink()}. */
+    void executeReport(Locale locale) throws MavenReportException {
         Optional<String> siteVersion = SitePluginCompatibility.sitePluginVersion(project);
         if (!SitePluginCompatibility.isDoxia2(Sink.class)) {
             throw new MavenReportException(SitePluginCompatibility.message(siteVersion));

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# What the check goal adds to `mvn verify` of a project with no CUDA code (issue 11, "the goal pays only for what it
+# uses"). Builds a throwaway jar project (one Java class, no native code) under target/bench-goal-overhead/ and times,
+# alternating in each round (the order rotates from round to round), RUNS fresh `mvn -o -q verify` processes of:
+#   anchor  the project without the plugin
+#   check   the project with the check goal bound to verify (default configuration: no libraries found)
+#   skip    the same as check, with -DcudaStackBudget.skip=true
+# and prints min/median/max of each and the two overheads (median of check minus median of anchor, and of skip minus
+# anchor), plus the median of the per-round differences.
+#
+# The plugin comes from this build's jar (target/cuda-stack-budget-maven-plugin-*.jar, built by
+# `./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true` or any `package`), installed into a local repository under
+# target/bench-goal-overhead/repo; everything else is copied from ~/.m2/repository through a file:// repository
+# (like the invoker ITs' settings). Nothing is installed into ~/.m2.
+#
+# usage: dev/bench-goal-overhead.sh [RUNS]      (default 10)
+#   MVN=/path/to/mvn   the Maven to time (default: mvn on the PATH)
+#   JAR=/path/to.jar   the plugin jar (default: the one in target/)
+#   POM=/path/to/pom   the POM installed with it (default: pom.xml; give the jar's own POM when timing another
+#                      commit's jar, e.g. POM=<(git show main:pom.xml) is not enough: use a file)
+#   KEEP_LOGS=1        keep each run's output in target/bench-goal-overhead/logs (default: only the last run's)
+# needs: JDK 17, Maven 3.6.3+, the plugin's and the project's plugins' dependencies in ~/.m2 (a prior build has them)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+runs="${1:-10}"
+mvn="${MVN:-mvn}"
+m2="${M2_REPOSITORY:-$HOME/.m2/repository}"
+work="$root/target/bench-goal-overhead"
+
+version="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1)"
+jar="${JAR:-$root/target/cuda-stack-budget-maven-plugin-$version.jar}"
+if [[ ! -f "$jar" ]]; then
+    echo "no plugin jar at $jar: build it first (./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true)" >&2
+    exit 2
+fi
+
+rm -rf "$work"
+mkdir -p "$work/project/src/main/java/bench" "$work/repo" "$work/logs"
+cat > "$work/settings.xml" <<EOF
+<settings>
+  <localRepository>$work/repo</localRepository>
+  <profiles>
+    <profile>
+      <id>bench-repo</id>
+      <activation><activeByDefault>true</activeByDefault></activation>
+      <repositories>
+        <repository><id>bench.m2</id><url>file://$m2</url>
+          <releases><checksumPolicy>ignore</checksumPolicy></releases>
+          <snapshots><enabled>false</enabled></snapshots></repository>
+      </repositories>
+      <pluginRepositories>
+        <pluginRepository><id>bench.m2</id><url>file://$m2</url>
+          <releases><checksumPolicy>ignore</checksumPolicy></releases>
+          <snapshots><enabled>false</enabled></snapshots></pluginRepository>
+      </pluginRepositories>
+    </profile>
+  </profiles>
+</settings>
+EOF
+
+cat > "$work/project/src/main/java/bench/Hello.java" <<'EOF'
+package bench;
+
+public final class Hello {
+    public static void main(String[] args) {
+        System.out.println("hello");
+    }
+}
+EOF
+
+# the same project twice: without the plugin (the anchor) and with the check goal bound to verify
+write_pom() { # FILE PLUGIN_XML
+    cat > "$1" <<EOF
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>bench</groupId>
+  <artifactId>no-cuda</artifactId>
+  <version>1.0</version>
+  <packaging>jar</packaging>
+  <properties>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <maven.compiler.release>17</maven.compiler.release>
+  </properties>
+  <build>
+    <pluginManagement>
+      <plugins>
+        <plugin><artifactId>maven-resources-plugin</artifactId><version>3.5.0</version></plugin>
+        <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.16.0</version></plugin>
+        <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.6.1</version></plugin>
+        <plugin><artifactId>maven-jar-plugin</artifactId><version>3.5.1</version></plugin>
+        <plugin><artifactId>maven-install-plugin</artifactId><version>3.2.0</version></plugin>
+      </plugins>
+    </pluginManagement>
+    <plugins>$2
+    </plugins>
+  </build>
+</project>
+EOF
+}
+write_pom "$work/project/anchor.xml" ""
+write_pom "$work/project/check.xml" "
+      <plugin>
+        <groupId>io.github.cudastackbudget</groupId>
+        <artifactId>cuda-stack-budget-maven-plugin</artifactId>
+        <version>$version</version>
+        <executions><execution><goals><goal>check</goal></goals></execution></executions>
+      </plugin>"
+
+# this build's plugin into the bench repository (install-file runs against that repository only)
+"$mvn" -B -q -s "$work/settings.xml" org.apache.maven.plugins:maven-install-plugin:3.2.0:install-file \
+    -Dfile="$jar" -DpomFile="${POM:-$root/pom.xml}" > "$work/logs/install.log" 2>&1 \
+    || { cat "$work/logs/install.log" >&2; exit 1; }
+
+cd "$work/project"
+declare -A cmd=(
+    [anchor]="-f anchor.xml"
+    [check]="-f check.xml"
+    [skip]="-f check.xml -DcudaStackBudget.skip=true"
+)
+# one online run each fills the bench repository from ~/.m2 (file:// only) and checks that every variant succeeds
+for name in anchor check skip; do
+    # shellcheck disable=SC2086
+    "$mvn" -B -s "$work/settings.xml" ${cmd[$name]} verify > "$work/logs/prime-$name.log" 2>&1 \
+        || { echo "the $name build failed: see $work/logs/prime-$name.log" >&2; exit 1; }
+done
+grep -q 'No CUDA kernels found' "$work/logs/prime-check.log" \
+    || { echo "the check goal did not run: see $work/logs/prime-check.log" >&2; exit 1; }
+grep -q 'Skipping the CUDA stack budget check' "$work/logs/prime-skip.log" \
+    || { echo "the check goal did not skip: see $work/logs/prime-skip.log" >&2; exit 1; }
+
+declare -A times=([anchor]="" [check]="" [skip]="")
+order=(anchor check skip)
+for ((round = 0; round < runs; round++)); do
+    for ((k = 0; k < 3; k++)); do
+        name="${order[(round + k) % 3]}"
+        log="$work/logs/$name.log"
+        [[ -n "${KEEP_LOGS:-}" ]] && log="$work/logs/$name-$round.log"
+        start=$(date +%s%N)
+        # shellcheck disable=SC2086
+        "$mvn" -o -q -B -s "$work/settings.xml" ${cmd[$name]} verify > "$log" 2>&1 \
+            || { echo "run $round of $name failed: see $log" >&2; exit 1; }
+        end=$(date +%s%N)
+        times[$name]+="$(( (end - start) / 1000000 )) "
+    done
+done
+
+# min/median/max in seconds of a list of milliseconds
+stats() { tr ' ' '\n' <<< "$1" | grep . | sort -n | awk '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%.3f %.3f %.3f", v[1] / 1000, m / 1000, v[NR] / 1000 }'; }
+# the median of the per-round differences A - B, in seconds
+paired() { paste -d' ' <(tr ' ' '\n' <<< "$1" | grep .) <(tr ' ' '\n' <<< "$2" | grep .) | awk '{ print $1 - $2 }' \
+    | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%.3f", m / 1000 }'; }
+
+echo "mvn -o -q verify of a project with no CUDA code, $runs runs each, alternating ($("$mvn" -v 2>/dev/null \
+    | head -1 | sed 's/\x1b\[[0-9;]*m//g'), $(nproc) CPUs)"
+printf '%-8s %8s %8s %8s   (seconds)\n' variant min median max
+for name in anchor check skip; do
+    read -r lo med hi <<< "$(stats "${times[$name]}")"
+    printf '%-8s %8s %8s %8s\n' "$name" "$lo" "$med" "$hi"
+done
+read -r _ anchor_med _ <<< "$(stats "${times[anchor]}")"
+read -r _ check_med _ <<< "$(stats "${times[check]}")"
+read -r _ skip_med _ <<< "$(stats "${times[skip]}")"
+awk -v a="$anchor_med" -v c="$check_med" -v s="$skip_med" -v pc="$(paired "${times[check]}" "${times[anchor]}")" \
+    -v ps="$(paired "${times[skip]}" "${times[anchor]}")" 'BEGIN {
+    printf "overhead of check:             %.3f s (median - median; median of the per-round differences %.3f s)\n", c - a, pc
+    printf "overhead of check, skip=true:  %.3f s (median - median; median of the per-round differences %.3f s)\n", s - a, ps }'
