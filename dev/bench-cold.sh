@@ -338,8 +338,20 @@ def with_device_code(by_name, work):
 LAST = {}  # (path, cores, step) -> seconds of the last such step: no step starts that would end past the budget
 
 
+def predicted(key):
+    """The step's last time; else the same library's at other core counts; else scaled by size from other files."""
+    if key in LAST:
+        return LAST[key]
+    path, _, step = key
+    same = [v for (p, _, s), v in LAST.items() if p == path and s == step]
+    if same:
+        return max(same)
+    rates = [v / max(size_of(p), 1) for (p, _, s), v in LAST.items() if s == step]
+    return max(rates) * size_of(path) if rates else 0
+
+
 def fits(key):
-    return time.time() + LAST.get(key, 0) <= DEADLINE
+    return time.time() + predicted(key) <= DEADLINE
 
 
 def unit(path, cores, memory_run):
@@ -418,7 +430,7 @@ def run_table(units_done):
         four_cell = cell(four) if four else ("n/a" if not any(r["mode"] == "4p" for r in rows) else "")
         lines.append("| " + " | ".join([
             os.path.basename(path) + (" (" + "; ".join(fails) + ")" if fails else ""),
-            f"{size_of(path) / 1e6:.0f}", cores, cell(one), cell(two), ratio(one, two), cell(onej), cell(three),
+            f"{size_of(path) / 1e6:.0f}" if size_of(path) >= 1e7 else f"{size_of(path) / 1e6:.2f}", cores, cell(one), cell(two), ratio(one, two), cell(onej), cell(three),
             ratio(onej, three), four_cell, ratio(three, four), mib(rss1), mib(rss2), memory]) + " |")
     return lines
 
@@ -480,8 +492,9 @@ def run():
     text = ["# bench-cold", ""] + ["- " + l for l in header] + [""] + table + notes
     with open(os.path.join(OUTDIR, "bench-cold.md"), "w") as f:
         f.write("\n".join(text) + "\n")
-    print("\n".join(table + notes))
     say(f"done in {time.time() - T0:.0f} s; {OUTDIR}/bench-cold.md, bench-cold.tsv, progress.log")
+    sys.stderr.flush()
+    print("\n".join(table + notes), flush=True)
 
 
 # ------------------------------------------------------------------------------------------------------------ ci-size
@@ -605,8 +618,9 @@ def ci_size():
         notes.append("(1) skipped: no cuobjdump on PATH or in /usr/local/cuda/bin.")
     with open(os.path.join(OUTDIR, "ci-size.md"), "w") as f:
         f.write("\n".join(["# bench-cold ci-size", ""] + ["- " + l for l in header] + [""] + lines + notes) + "\n")
-    print("\n".join(lines + notes))
     say(f"done in {time.time() - T0:.0f} s; {OUTDIR}/ci-size.md, ci-size.tsv")
+    sys.stderr.flush()
+    print("\n".join(lines + notes), flush=True)
 
 
 run() if MODE == "run" else ci_size()

@@ -82,7 +82,7 @@ public final class BenchCold {
         }
         boolean cache = (Boolean) call(urls, "cacheSupported", new Class<?>[0]);
         if (!cache) {
-            System.err.println("(4) n/a: this build has no cache");
+            progress("(4) n/a: this build has no cache");
         }
         PrintStream out = System.out;
         for (String file : files) {
