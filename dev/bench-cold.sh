@@ -79,8 +79,13 @@ prepare)
     # the dev mains, compiled by the build (dev/java is a test source root)
     cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class "$DIR/tools/io/github/cudastackbudget/dev/"
     # the carried runtime runs the command line and the class-loader round on a real test binary
+    # (--no-cache where the build has the content cache: never fill the user's cache from here)
+    no_cache=()
+    case "$("$DIR/jre/bin/java" -cp "$DIR/lib/*" io.github.cudastackbudget.cli.Main --help)" in
+        *--no-cache*) no_cache=(--no-cache) ;;
+    esac
     "$DIR/jre/bin/java" -cp "$DIR/lib/*" io.github.cudastackbudget.cli.Main --engine native --devices h200-141gb \
-        --output "$TMP/out" target/test-cuda/libframes.so > "$TMP/smoke.txt" 2>&1 \
+        --output "$TMP/out" "${no_cache[@]}" target/test-cuda/libframes.so > "$TMP/smoke.txt" 2>&1 \
         || { cat "$TMP/smoke.txt" >&2; echo "$0: the carried command line failed (above)" >&2; exit 1; }
     "$DIR/jre/bin/java" -cp "$DIR/tools" io.github.cudastackbudget.dev.BenchCold --classpath "$DIR/lib/*:$DIR/tools" \
         --work "$TMP/work" --rounds 1 target/test-cuda/frames.fatbin > "$TMP/smoke.tsv" 2> "$TMP/smoke.err" \
