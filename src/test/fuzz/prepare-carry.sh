@@ -11,7 +11,7 @@ if [[ -n "${JRE:-}" ]]; then rm -rf "$carry/jre"; cp -r "$JRE" "$carry/jre"; fi
 rm -rf "$carry/lib" "$carry/classes"; mkdir -p "$carry/lib" "$carry/classes"
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$carry/classpath.txt" >/dev/null
 tr ':' '\n' < "$carry/classpath.txt" \
-    | grep -E '/(jazzer|jazzer-api|zstd-jni|aircompressor|commons-compress|commons-io|commons-lang3|commons-codec|jackson-[a-z-]+|commons-exec|plexus-utils)-[0-9][^/]*\.jar$' \
+    | grep -E '/(jazzer|jazzer-api|zstd-jni|lz4-java|commons-compress|commons-io|commons-lang3|commons-codec|jackson-[a-z-]+|commons-exec|plexus-utils)-[0-9][^/]*\.jar$' \
     | xargs -I{} cp {} "$carry/lib/"
 for jar in "$carry"/lib/jazzer-[0-9]*.jar "$carry"/lib/zstd-jni-*.jar; do
     zip -q -d "$jar" '*windows*' '*darwin*' '*aarch64*' '*/mac*' '*freebsd*' '*ppc64*' '*s390x*' '*arm*' '*riscv*' \
