@@ -26,5 +26,5 @@ assert !log.contains('WARNING] Kernel cache') : 'the cache warned'
     assert miss.bytes == hit.bytes : "${name} differs between the read and the cached read"
 }
 def report = new groovy.json.JsonSlurper().parse(new File(basedir, 'target/run-hit/cuda-stack-budget.json'))
-assert report.kernels.size() > 0
+assert report.schemaVersion == 2 && report.functions.size() > 0 && report.records > 0
 return true
