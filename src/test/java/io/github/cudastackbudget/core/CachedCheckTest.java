@@ -18,9 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,29 +84,6 @@ class CachedCheckTest {
         }
     }
 
-    private static Path jar(Path jar, Map<String, Path> entries) throws IOException {
-        try (OutputStream file = Files.newOutputStream(jar); ZipOutputStream zip = new ZipOutputStream(file)) {
-            boolean stored = true;
-            for (Map.Entry<String, Path> entry : entries.entrySet()) {
-                byte[] bytes = Files.readAllBytes(entry.getValue());
-                ZipEntry zipEntry = new ZipEntry(entry.getKey());
-                zipEntry.setTime(0);
-                if (stored) {
-                    zipEntry.setMethod(ZipEntry.STORED);
-                    zipEntry.setSize(bytes.length);
-                    CRC32 crc = new CRC32();
-                    crc.update(bytes);
-                    zipEntry.setCrc(crc.getValue());
-                }
-                stored = !stored;
-                zip.putNextEntry(zipEntry);
-                zip.write(bytes);
-                zip.closeEntry();
-            }
-        }
-        return jar;
-    }
-
     private static long entries(Path cache) throws IOException {
         if (!Files.isDirectory(cache)) {
             return 0;
@@ -148,7 +122,7 @@ class CachedCheckTest {
         entries.put("native/linux-x86_64/libhostonly.so", RecordedCuobjdump.testCuda("libhostonly.so"));
         entries.put("lib/libmixedptx.so", RecordedCuobjdump.testCuda("libmixedptx.so"));
         entries.put("lib/libframes_zstd.so", RecordedCuobjdump.testCuda("libframes_zstd.so"));
-        Path jar = jar(tmp.resolve("app-1.0.jar"), entries);
+        Path jar = TestJars.jar(tmp.resolve("app-1.0.jar"), entries);
         Path cache = tmp.resolve("cache");
         CheckOptions options = base("auto").cuobjdump(tmp.resolve("no-cuobjdump").toString()).cacheDirectory(cache)
                 .jarScan(new JarScanOptions(List.of(new JarInput(jar, "com.example:app:1.0")), List.of(), List.of()))

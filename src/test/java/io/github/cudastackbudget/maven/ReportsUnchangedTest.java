@@ -6,6 +6,7 @@ import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.TestJars;
 import io.github.cudastackbudget.core.binary.NativeTestFiles;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
@@ -26,11 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.apache.maven.doxia.module.xhtml5.Xhtml5SinkFactory;
 import org.apache.maven.doxia.sink.Sink;
 import org.junit.jupiter.api.DynamicTest;
@@ -121,7 +119,7 @@ class ReportsUnchangedTest {
             entries.put("native/linux-x86_64/libhostonly.so", RecordedCuobjdump.testCuda("libhostonly.so"));
             entries.put("lib/libmixedptx.so", RecordedCuobjdump.testCuda("libmixedptx.so"));
             entries.put("lib/libframes_zstd.so", RecordedCuobjdump.testCuda("libframes_zstd.so"));
-            Path jar = jar(work.resolve("app-1.0.jar"), entries);
+            Path jar = TestJars.jar(work.resolve("app-1.0.jar"), entries);
             return options(List.of(), List.of(), "com.example:app:1.0", "auto", work.resolve("no-cuobjdump").toString(),
                     List.of(), "h200-141gb,a100-sxm4-80gb,l4", "512 MiB", null, out,
                     new JarScanOptions(List.of(new JarInput(jar, "com.example:app:1.0")), List.of(), List.of()), null);
@@ -151,29 +149,6 @@ class ReportsUnchangedTest {
                     "h200-141gb", "1 GiB", null, out, JarScanOptions.NONE, launch);
         }));
         return all;
-    }
-
-    private static Path jar(Path jar, Map<String, Path> entries) throws IOException {
-        try (OutputStream file = Files.newOutputStream(jar); ZipOutputStream zip = new ZipOutputStream(file)) {
-            boolean stored = true;
-            for (Map.Entry<String, Path> entry : entries.entrySet()) {
-                byte[] bytes = Files.readAllBytes(entry.getValue());
-                ZipEntry zipEntry = new ZipEntry(entry.getKey());
-                zipEntry.setTime(0);
-                if (stored) {
-                    zipEntry.setMethod(ZipEntry.STORED);
-                    zipEntry.setSize(bytes.length);
-                    CRC32 crc = new CRC32();
-                    crc.update(bytes);
-                    zipEntry.setCrc(crc.getValue());
-                }
-                stored = !stored;
-                zip.putNextEntry(zipEntry);
-                zip.write(bytes);
-                zip.closeEntry();
-            }
-        }
-        return jar;
     }
 
     @TestFactory

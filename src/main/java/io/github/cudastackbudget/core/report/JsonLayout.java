@@ -78,10 +78,7 @@ final class JsonLayout implements PrettyPrinter {
 
     @Override
     public void writeObjectEntrySeparator(JsonGenerator json) throws IOException {
-        json.writeRaw(',');
-        if (lines[depth]) {
-            newline(json, depth);
-        }
+        separator(json);
     }
 
     @Override
@@ -101,6 +98,11 @@ final class JsonLayout implements PrettyPrinter {
 
     @Override
     public void writeArrayValueSeparator(JsonGenerator json) throws IOException {
+        separator(json);
+    }
+
+    /** A comma, then a line break where the enclosing object or array takes one entry a line. */
+    private void separator(JsonGenerator json) throws IOException {
         json.writeRaw(',');
         if (lines[depth]) {
             newline(json, depth);
