@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>each fatbin container and entry is walked in order ({@link FatbinWalker}), sequentially: headers are small;</li>
  *   <li>entries are then decompressed and parsed in parallel on at most {@code parallelism} threads of a pool shared
  *       by every read of this reader (also when several files are read at once), so at most that many decompressed
- *       entries are in memory at once, each at most {@code maxEntryBytes}; results keep file order.</li>
+ *       entries are in memory at once, each at most {@code maxEntryBytes}, and together no more than a share of the
+ *       heap ({@link DecodeMemory}: a large entry waits for room); results keep file order.</li>
  * </ol>
  *
  * <p>Files are memory-mapped for the walk; every payload is copied to the heap before it is decoded, and a fault of
@@ -40,6 +41,8 @@ public final class DeviceCodeReader {
     private final long maxFileBytes;
     /** Shared by every read of this reader, also concurrent ones; idle threads end after a few seconds. */
     private final ThreadPoolExecutor pool;
+    /** The heap the decodes in flight may hold together (null with one thread: one entry at a time anyway). */
+    private final DecodeMemory memory;
 
     /**
      * @param parallelism   entries decoded at once by this reader, whatever the number of files read concurrently
@@ -56,6 +59,11 @@ public final class DeviceCodeReader {
      * @param maxFileBytes  the most decompressed bytes accepted from all entries of one file
      */
     public DeviceCodeReader(int parallelism, long maxEntryBytes, long maxFileBytes) {
+        this(parallelism, maxEntryBytes, maxFileBytes, DecodeMemory.ofHeap().capacity());
+    }
+
+    /** As above, with the heap the decodes in flight may hold together (tests make it tiny). */
+    DeviceCodeReader(int parallelism, long maxEntryBytes, long maxFileBytes, long decodeMemoryBytes) {
         this.maxFileBytes = maxFileBytes;
         this.parallelism = Math.max(1, parallelism);
         this.decompressor = new EntryDecompressor(maxEntryBytes);
@@ -67,8 +75,10 @@ public final class DeviceCodeReader {
                         return thread;
                     });
             pool.allowCoreThreadTimeOut(true);
+            memory = new DecodeMemory(decodeMemoryBytes);
         } else {
             pool = null;
+            memory = null;
         }
     }
 
@@ -324,10 +334,23 @@ public final class DeviceCodeReader {
     }
 
     private DeviceImage decode(Task task, EntryDecompressor.FileBudget budget) throws BinaryFormatException {
+        long reserved = 0;
+        boolean holding = false;
         try {
+            if (memory != null && task.entry != null) {
+                reserved = memory.acquire(DecodeMemory.estimate(task.entry.header()));
+                holding = true;
+            }
             return decodeMapped(task, budget);
         } catch (InternalError e) {
             throw changedWhileRead(task.source, task.entry == null ? -1 : task.entry.header().fileOffset(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BinaryFormatException(task.source, -1, "interrupted while reading device code");
+        } finally {
+            if (holding) {
+                memory.release(reserved);
+            }
         }
     }
 
