@@ -42,30 +42,76 @@ final class Verdicts {
         SortedMap<String, KernelIndex> byPlatform = new TreeMap<>();
         scans.stream().map(LibraryScan::platform).distinct().forEach(platform -> byPlatform.put(platform,
                 KernelIndex.of(scans.stream().filter(scan -> scan.platform().equals(platform)).toList())));
-        List<DeviceResult> devices = new ArrayList<>();
-        for (DeviceTarget target : request.devices()) {
-            try {
-                DeviceResult device = evaluator.evaluate(judged, target, launchedFunctions);
-                if (gated.isEmpty() && !scans.isEmpty()) {
-                    device = device.withSkipReason("no library of the gated platforms (" + selection + ") was read: "
-                            + "the " + scans.size() + " file(s) read are of " + String.join(", ", byPlatform.keySet())
-                            + " and not judged");
-                }
-                if (PlatformSelection.several(byPlatform.keySet())) {
-                    List<PlatformWorst> breakdown = new ArrayList<>();
-                    for (var entry : byPlatform.entrySet()) {
-                        DeviceResult alone = evaluator.evaluate(entry.getValue(), target, null);
-                        breakdown.add(new PlatformWorst(entry.getKey(), selection.gates(entry.getKey()),
-                                alone.status(), alone.staticReservationBytes(), alone.worst()));
-                    }
-                    device = device.withPlatforms(breakdown);
-                }
-                devices.add(device);
-            } catch (InvalidValueException e) {
-                throw new CheckProblem(e.getMessage(), e);
+        List<DeviceTarget> targets = request.devices();
+        int threads = Math.min(targets.size(), Math.max(1, request.parallelism()));
+        if (threads <= 1) {
+            List<DeviceResult> devices = new ArrayList<>();
+            for (DeviceTarget target : targets) {
+                devices.add(device(evaluator, judged, target, launchedFunctions, gated, scans, byPlatform, selection));
             }
+            return devices;
         }
-        return devices;
+        // the devices are independent: one thread each (the index is read-only), results in the configured order, and
+        // the first device in that order that fails decides the error, whatever finished first
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads,
+                runnable -> {
+                    Thread thread = new Thread(runnable, "cuda-stack-budget-verdicts");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        try {
+            List<java.util.concurrent.Future<DeviceResult>> futures = new ArrayList<>(targets.size());
+            for (DeviceTarget target : targets) {
+                futures.add(pool.submit(() -> device(evaluator, judged, target, launchedFunctions, gated, scans,
+                        byPlatform, selection)));
+            }
+            List<DeviceResult> devices = new ArrayList<>(targets.size());
+            for (java.util.concurrent.Future<DeviceResult> future : futures) {
+                devices.add(future.get());
+            }
+            return devices;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof CheckProblem problem) {
+                throw problem;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CheckProblem("interrupted while judging the devices", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static DeviceResult device(BudgetEvaluator evaluator, KernelIndex judged, DeviceTarget target,
+            BudgetEvaluator.Launched launchedFunctions, List<LibraryScan> gated, List<LibraryScan> scans,
+            SortedMap<String, KernelIndex> byPlatform, PlatformSelection selection) throws CheckProblem {
+        try {
+            DeviceResult device = evaluator.evaluate(judged, target, launchedFunctions);
+            if (gated.isEmpty() && !scans.isEmpty()) {
+                device = device.withSkipReason("no library of the gated platforms (" + selection + ") was read: "
+                        + "the " + scans.size() + " file(s) read are of " + String.join(", ", byPlatform.keySet())
+                        + " and not judged");
+            }
+            if (PlatformSelection.several(byPlatform.keySet())) {
+                List<PlatformWorst> breakdown = new ArrayList<>();
+                for (var entry : byPlatform.entrySet()) {
+                    DeviceResult alone = evaluator.evaluate(entry.getValue(), target, null);
+                    breakdown.add(new PlatformWorst(entry.getKey(), selection.gates(entry.getKey()),
+                            alone.status(), alone.staticReservationBytes(), alone.worst()));
+                }
+                device = device.withPlatforms(breakdown);
+            }
+            return device;
+        } catch (InvalidValueException e) {
+            throw new CheckProblem(e.getMessage(), e);
+        }
     }
 
     /** The index of the gated libraries: {@code index} itself when every library read is gated. */

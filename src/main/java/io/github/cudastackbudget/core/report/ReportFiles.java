@@ -8,7 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The report files of a check, each formatted from the one report model: {@code cuda-stack-budget.json},
@@ -30,12 +37,70 @@ public final class ReportFiles {
      * @return the files written: JSON, text, HTML
      */
     public static List<Path> write(ReportModel model, Path directory, int top, Frontend frontend) throws IOException {
-        Path json = JsonReportWriter.write(model, directory);
-        Path text = directory.resolve(TEXT_FILE_NAME);
-        Path temporary = directory.resolve(TEXT_FILE_NAME + ".tmp");
-        Files.write(temporary, TextReport.render(model, 0, true, frontend), StandardCharsets.UTF_8);
-        Files.move(temporary, text, StandardCopyOption.REPLACE_EXISTING);
-        Path html = HtmlReportWriter.write(model, top, frontend, directory);
-        return List.of(json, text, html);
+        Files.createDirectories(directory);
+        List<Callable<Path>> writers = List.of(
+                () -> JsonReportWriter.write(model, directory),
+                () -> {
+                    Path text = directory.resolve(TEXT_FILE_NAME);
+                    Path temporary = directory.resolve(TEXT_FILE_NAME + ".tmp");
+                    Files.write(temporary, TextReport.render(model, 0, true, frontend), StandardCharsets.UTF_8);
+                    Files.move(temporary, text, StandardCopyOption.REPLACE_EXISTING);
+                    return text;
+                },
+                () -> HtmlReportWriter.write(model, top, frontend, directory));
+        // the formats share nothing but the (immutable) model: written at once, a cold run's largest single cost
+        // (about half of a cached re-check) is the slowest writer instead of the sum of the three
+        ExecutorService pool = Executors.newFixedThreadPool(writers.size(), runnable -> {
+            Thread thread = new Thread(runnable, "cuda-stack-budget-report");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<Path>> futures = new ArrayList<>(writers.size());
+            for (Callable<Path> writer : writers) {
+                futures.add(pool.submit(writer));
+            }
+            List<Path> written = new ArrayList<>(writers.size());
+            for (Future<Path> future : futures) {
+                written.add(future.get());
+            }
+            return List.copyOf(written);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while writing the reports in " + directory);
+        } finally {
+            pool.shutdown();
+            awaitQuietly(pool);
+        }
+    }
+
+    /** A failed write returns once the other writers have ended: no writer outlives the call that started it. */
+    private static void awaitQuietly(ExecutorService pool) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                pool.shutdownNow();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

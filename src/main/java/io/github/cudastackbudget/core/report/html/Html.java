@@ -14,29 +14,36 @@ final class Html {
         if (text == null) {
             return "";
         }
-        StringBuilder out = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            String replacement = switch (c) {
-                case '&' -> "&amp;";
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '"' -> "&quot;";
-                case '\'' -> "&#39;";
-                default -> null;
-            };
-            if (replacement != null && out == null) {
-                out = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (out != null) {
-                if (replacement != null) {
-                    out.append(replacement);
-                } else {
-                    out.append(c);
-                }
+        int length = text.length();
+        int at = 0;
+        while (at < length && replacement(text.charAt(at)) == null) {
+            at++;
+        }
+        if (at == length) {
+            return text;
+        }
+        // whole runs between the characters to replace: the page escapes every kernel name, cold
+        StringBuilder out = new StringBuilder(length + 16).append(text, 0, at);
+        int from = at;
+        for (; at < length; at++) {
+            String replacement = replacement(text.charAt(at));
+            if (replacement != null) {
+                out.append(text, from, at).append(replacement);
+                from = at + 1;
             }
         }
-        return out == null ? text : out.toString();
+        return out.append(text, from, length).toString();
+    }
+
+    private static String replacement(char c) {
+        return switch (c) {
+            case '&' -> "&amp;";
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> "&quot;";
+            case '\'' -> "&#39;";
+            default -> null;
+        };
     }
 
     /** {@code 2.58 GiB} with the exact bytes on hover; below 1 KiB just {@code 512 B}. */

@@ -139,26 +139,36 @@ final class KernelData {
      * names hold many).
      */
     static String scriptSafe(CharSequence json) {
-        StringBuilder out = new StringBuilder(json.length() + 16);
-        int length = json.length();
-        for (int i = 0; i < length; i++) {
-            char c = json.charAt(i);
-            char next = i + 1 < length ? json.charAt(i + 1) : 0;
-            if (c == '<' && next == '/') {
+        // one String, then whole runs between the '<' found by indexOf: a cold run (the report is written once per
+        // build) spent more time here, a char at a time through StringBuffer.charAt, than in writing the JSON
+        String text = json.toString();
+        int lt = text.indexOf('<');
+        if (lt < 0) {
+            return text;
+        }
+        int length = text.length();
+        StringBuilder out = new StringBuilder(length + 64);
+        int from = 0;
+        while (lt >= 0) {
+            out.append(text, from, lt);
+            char next = lt + 1 < length ? text.charAt(lt + 1) : 0;
+            if (next == '/') {
                 out.append("<\\/");
-                i++;
-            } else if (c == '<' && next == '!') {
+                from = lt + 2;
+            } else if (next == '!') {
                 out.append("\\u003c");
-            } else if (c == '<' && json.length() >= i + 7 && json.subSequence(i + 1, i + 7).toString()
-                    .equalsIgnoreCase("script")) {
+                from = lt + 1;
+            } else if (text.regionMatches(true, lt + 1, "script", 0, 6)) {
                 // inert after the two above, but no page should hold the text of a script tag
                 out.append('<').append(next == 's' ? "\\u0073" : "\\u0053");
-                i++;
+                from = lt + 2;
             } else {
-                out.append(c);
+                out.append('<');
+                from = lt + 1;
             }
+            lt = text.indexOf('<', from);
         }
-        return out.toString();
+        return out.append(text, from, length).toString();
     }
 
     private static void writeStrings(JsonGenerator json, String field, Iterable<String> values) throws IOException {
