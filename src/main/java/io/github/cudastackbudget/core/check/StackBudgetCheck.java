@@ -52,7 +52,17 @@ public final class StackBudgetCheck {
         }
         inputs.relocatable().forEach(warnings::relocatable);
         KernelIndex index = KernelIndex.of(scans);
-        Map<String, String> displayNames = displayNames(request, index, run, warnings);
+        // the demangler (an external tool, fed every name) runs while the devices are judged: the verdicts need no
+        // readable names, and nothing else warns meanwhile, so the warnings keep their order
+        java.util.concurrent.CompletableFuture<Map<String, String>> names = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> displayNames(request, index, run, warnings), StackBudgetCheck::daemon);
+        List<DeviceResult> devices;
+        try {
+            devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
+        } finally {
+            names.handle((value, failure) -> value).join(); // the demangler never outlives the check
+        }
+        Map<String, String> displayNames = join(names);
         if (run != null) {
             warnings.launched(run, displayNames);
         }
@@ -60,12 +70,31 @@ public final class StackBudgetCheck {
         if (notGated != null) {
             listener.info(notGated);
         }
-        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
         // judged as the verdicts are: a device that runs no SASS of the gated libraries is no error when it runs the others'
         warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
                 request.deviceOrigin());
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
                 warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
+    }
+
+    private static void daemon(Runnable task) {
+        Thread thread = new Thread(task, "cuda-stack-budget-names");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static Map<String, String> join(java.util.concurrent.CompletableFuture<Map<String, String>> names) {
+        try {
+            return names.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** Readable names of every function and of every launched kernel no library holds. */
