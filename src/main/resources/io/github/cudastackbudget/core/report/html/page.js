@@ -4,10 +4,15 @@
   document.documentElement.className += ' js';
   var data = JSON.parse(document.getElementById('csb-data').textContent);
   var W = 7, libs = data.libs, arches = data.arches;
-  // names: sorted and front-coded (np = the length shared with the name before, ns = the rest)
+  // names: sorted and front-coded (np = the length shared with the name before, ns = the rest), each character
+  // U+E000 + i of ns standing for the dictionary's token nt[i]
+  var nt = data.nt || [];
+  var expand = function (s) {
+    return nt.length ? s.replace(/[\uE000-\uF8FF]/g, function (c) { return nt[c.charCodeAt(0) - 0xE000]; }) : s;
+  };
   var names = new Array(data.ns.length);
   for (var n = 0, previous = ''; n < names.length; n++) {
-    previous = names[n] = previous.substring(0, data.np[n]) + data.ns[n];
+    previous = names[n] = previous.substring(0, data.np[n]) + expand(data.ns[n]);
   }
   // f: per function name, library, image count, then per image arch, stack (-1 = UNKNOWN), local, shared, reg;
   // decoded into K, W integers per record (name, library, arch, stack, local, shared, reg), the records in order

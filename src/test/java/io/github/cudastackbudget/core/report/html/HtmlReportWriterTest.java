@@ -96,12 +96,25 @@ class HtmlReportWriterTest {
         assertThat(page.indexOf("</script>")).isEqualTo(page.indexOf("</script>\n<script>\n") );
     }
 
-    /** The block's names, decoded as page.js decodes them (front-coded: shared prefix length, rest). */
+    /**
+     * The block's names, decoded as page.js decodes them (front-coded: shared prefix length, rest; in the rest each
+     * character U+E000 + i stands for the dictionary token nt[i]).
+     */
     static List<String> names(JsonNode data) {
+        List<String> tokens = new java.util.ArrayList<>();
+        data.get("nt").forEach(token -> tokens.add(token.textValue()));
         List<String> names = new java.util.ArrayList<>();
         String previous = "";
         for (int i = 0; i < data.get("ns").size(); i++) {
-            previous = previous.substring(0, data.get("np").get(i).intValue()) + data.get("ns").get(i).textValue();
+            StringBuilder rest = new StringBuilder();
+            for (char c : data.get("ns").get(i).textValue().toCharArray()) {
+                if (c >= '\uE000' && c <= '\uF8FF') {
+                    rest.append(tokens.get(c - 0xE000));
+                } else {
+                    rest.append(c);
+                }
+            }
+            previous = previous.substring(0, data.get("np").get(i).intValue()) + rest;
             names.add(previous);
         }
         return names;
