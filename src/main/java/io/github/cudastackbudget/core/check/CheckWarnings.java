@@ -88,7 +88,7 @@ final class CheckWarnings {
                     + ": add the library that holds them to the checked libraries"
                     + (launched.libraryLog() == null ? ", or keep the library log next to the launch log" : ""));
         }
-        if (log.format() != LaunchLog.Format.EMPTY && match.matched().isEmpty()) {
+        if (log.format() != LaunchLog.Format.EMPTY && match.matched().isEmpty() && driverReported.isEmpty()) {
             warn(log.kernels().isEmpty()
                     ? "launch log " + log.file() + " lists no launched kernel: the launched reservation is 0 B"
                     : "launch log " + log.file() + " matches no kernel of the scanned libraries: the launched "
