@@ -165,6 +165,27 @@ class LaunchedDriverFramesCheckTest {
         assertThat(h200.launched().driverDifferences()).isEmpty();
     }
 
+    /** The report goal reads the JSON back: the driver figures and labels survive (regression guard for the reader). */
+    @Test
+    void theJsonReportReadBackKeepsTheDriverFiguresAndLabels() throws Exception {
+        Path launch = Files.writeString(tmp.resolve("launch.log"), V2 + K1024 + "\tmain\t0\t4000\t31\t0\tsm_90\n"
+                + "bigFrame\tnvrtc\t0\t12000\t31\t0\tsm_90\nother\tnvrtc\t0\t64\t8\t0\tsm_86\n");
+        CheckRunner.Outcome outcome = CheckRunner.run(options("h200-141gb", null, launch), CheckListener.SILENT);
+        var built = io.github.cudastackbudget.core.report.model.ReportModel.of(outcome.result());
+        var read = io.github.cudastackbudget.core.report.model.ReportModel.read(tmp.resolve("out/cuda-stack-budget.json"));
+        var builtLaunched = built.devices().get(0).launched();
+        var readLaunched = read.devices().get(0).launched();
+        assertThat(readLaunched.driverFrames()).isTrue();
+        assertThat(readLaunched.kernels()).extracting(row -> row.frameSource(), row -> row.driver())
+                .isEqualTo(builtLaunched.kernels().stream().map(row -> org.assertj.core.groups.Tuple.tuple(
+                        row.frameSource(), row.driver())).toList());
+        assertThat(readLaunched.kernels()).extracting(row -> row.kernel().name() + ":" + row.frameSource())
+                .containsExactly("bigFrame:driver", K1024 + ":static");
+        assertThat(readLaunched.driverDifferences()).isEqualTo(builtLaunched.driverDifferences()).hasSize(1);
+        assertThat(readLaunched.driverOtherArch()).containsExactly("other");
+        assertThat(read.launched().unmatchedKernels()).isEqualTo(built.launched().unmatchedKernels());
+    }
+
     @Test
     void formatTwoReportsAreByteIdenticalForTheSameInputs() throws Exception {
         Path launch = Files.copy(RECORDED.resolve("nvrtc.launch.log"), tmp.resolve("launch.log"));
