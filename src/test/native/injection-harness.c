@@ -9,6 +9,10 @@
  *   injection-harness LIBRARY exit-from-thread
  *   injection-harness LIBRARY graph-nodes      graph kernel nodes through cuda_stack_budget_record_graph_node (the
  *                                              entry of the graph-node callback), in and outside an NVTX range
+ *   injection-harness LIBRARY frames TAG       launches with the driver's figures through
+ *                                              cuda_stack_budget_record_launch_frame (what the callbacks store after
+ *                                              cuFuncGetAttribute; negative = the driver gave none): the first figures
+ *                                              of a row stay, later launches of it do not ask again
  *
  * Built and run by CuptiInjectionLibraryTest: gcc -I<cuda>/include injection-harness.c -ldl -lpthread
  */
@@ -25,6 +29,7 @@
 
 typedef int (*initialize_fn)(void);
 typedef void (*record_fn)(const char *, uint64_t);
+typedef void (*record_frame_fn)(const char *, uint64_t, int64_t, int64_t, int64_t, int64_t);
 
 static record_fn record;
 static record_fn record_graph_node;
@@ -113,7 +118,8 @@ int main(int argc, char **argv)
     initialize_fn initialize = (initialize_fn) dlsym(library, "InitializeInjection");
     record = (record_fn) dlsym(library, "cuda_stack_budget_record_launch");
     record_graph_node = (record_fn) dlsym(library, "cuda_stack_budget_record_graph_node");
-    if (!initialize || !record || !record_graph_node) {
+    record_frame_fn record_frame = (record_frame_fn) dlsym(library, "cuda_stack_budget_record_launch_frame");
+    if (!initialize || !record || !record_graph_node || !record_frame) {
         fprintf(stderr, "missing export\n");
         return 4;
     }
@@ -142,6 +148,20 @@ int main(int argc, char **argv)
         nvtxRangePop();
         record_graph_node("_Z9graphNodev", 1024); /* no open range: "<graph>" alone, not the thread's name */
         record_graph_node("_Z9graphNodev", 16);
+        return 0;
+    }
+    if (strcmp(argv[2], "frames") == 0 && argc == 4) {
+        if (strcmp(argv[3], "a") == 0) {
+            record_frame("_Z8bigFramev", 0, 12000, 31, 0, 90);
+            record_frame("_Z8bigFramev", 64, 1, 1, 1, 1); /* the row has its figures: not asked again */
+            record_frame("_Z9noAnswerv", 0, -1, -1, -1, -1);
+            nvtxRangePushA("phase");
+            record_frame("_Z8bigFramev", 16, 12000, 31, 0, 90);
+            nvtxRangePop();
+        } else {
+            record_frame("_Z9noAnswerv", 8, 2048, 40, 16, 86); /* another process got an answer: it wins */
+            record_frame("_Z9partFramev", 0, 4096, -1, 512, -1);
+        }
         return 0;
     }
     if (strcmp(argv[2], "threads") == 0 && argc == 4) {

@@ -9,6 +9,13 @@
  *   GRAPHNODE_CREATED; the node's function and dynamic shared memory are read with the driver's
  *   cuGraphKernelNodeGetParams, looked up in the loaded libcuda), attributed "<graph>" plus the thread's innermost
  *   NVTX range. Nodes created by stream capture are skipped there: the captured launch call was recorded already.
+ * - The driver's figures: once per row (kernel, attribution), the launched function's CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+ *   NUM_REGS, SHARED_SIZE_BYTES and BINARY_VERSION (cuFuncGetAttribute, looked up in the loaded libcuda), written in
+ *   the launch log (format 2). The function: the CUfunction argument of a driver launch; for a runtime launch the
+ *   one of the driver launch the runtime makes for it (CUPTI reports it on the same thread), else
+ *   cudaGetFuncBySymbol of the loaded CUDA runtime; for a graph kernel node its func (or kern, through
+ *   cuKernelGetFunction). A handle that is a CUkernel is turned into its function with cuKernelGetFunction. A failed
+ *   query is recorded as "unknown" and never stops the launch.
  * - InitializeInjectionNvtx2 (nvtx_ranges.c; NVTX_INJECTION64_PATH) keeps the per-thread NVTX range stack used
  *   for attribution.
  * - At exit (atexit and a destructor, whichever runs first) both logs are merged into what other processes
@@ -63,6 +70,15 @@ static kernel_node_params_fn kernel_node_params;
 static function_name_fn function_name;
 static kernel_name_fn kernel_name;
 
+/* the driver and runtime calls that read a launched function's figures (NULL when missing) */
+typedef CUresult (*func_attribute_fn)(int *, CUfunction_attribute, CUfunction);
+typedef CUresult (*kernel_function_fn)(CUfunction *, CUkernel);
+typedef int (*func_by_symbol_fn)(void **, const void *); /* cudaGetFuncBySymbol; cudaSuccess is 0 */
+static func_attribute_fn func_attribute;
+static kernel_function_fn kernel_function;
+static func_by_symbol_fn func_by_symbol;
+static atomic_int func_by_symbol_looked_up;
+
 #define GRAPH_ATTRIBUTION "<graph>"
 
 static char launch_log_path[PATH_MAX];
@@ -81,6 +97,11 @@ static __thread int inside_driver_launch;
 /* CUDA_STACK_BUDGET_DEBUG=1: counts the callbacks and prints the counts at exit (for overhead analysis) */
 static int debug;
 static _Atomic unsigned long long runtime_callbacks, driver_callbacks, driver_recorded, graph_nodes_recorded;
+static _Atomic unsigned long long frames_asked, frames_unknown;
+
+/* the row of the outermost runtime launch of this thread whose driver figures are still to be asked (by the driver
+ * launch the runtime makes for it, or at the runtime call's exit) */
+static __thread struct entry *pending_frame;
 
 static void set_status(const char *problem, const char *detail)
 {
@@ -134,6 +155,112 @@ static uint64_t driver_dynamic_shared(CUpti_CallbackId id, const void *params)
     }
 }
 
+/* the CUfunction (or CUkernel) a driver launch names */
+static CUfunction driver_function(CUpti_CallbackId id, const void *params)
+{
+    if (!params) {
+        return NULL;
+    }
+    switch (id) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+        return ((const cuLaunch_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+        return ((const cuLaunchGrid_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+        return ((const cuLaunchGridAsync_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        return ((const cuLaunchKernel_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return ((const cuLaunchKernel_ptsz_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        return ((const cuLaunchCooperativeKernel_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return ((const cuLaunchCooperativeKernel_ptsz_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        return ((const cuLaunchKernelEx_params *) params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return ((const cuLaunchKernelEx_ptsz_params *) params)->f;
+    default:
+        return NULL;
+    }
+}
+
+/* the host-side symbol (stub) a runtime launch names */
+static const void *runtime_symbol(CUpti_CallbackId id, const void *params)
+{
+    if (!params) {
+        return NULL;
+    }
+    switch (id) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        return ((const cudaLaunchKernel_v7000_params *) params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        return ((const cudaLaunchCooperativeKernel_v9000_params *) params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+        return ((const cudaLaunchKernelExC_v11060_params *) params)->func;
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+        return ((const launch_kernel_v13000_params *) params)->kernel;
+    default:
+        return NULL;
+    }
+}
+
+/* one attribute, or CSB_UNKNOWN */
+static int64_t attribute(CUfunction_attribute which, CUfunction f)
+{
+    int value = 0;
+    return func_attribute(&value, which, f) == CUDA_SUCCESS && value >= 0 ? value : CSB_UNKNOWN;
+}
+
+/* Asks the driver for the figures of `f` (a CUfunction or a CUkernel; NULL: unknown) once per row: the first
+ * caller that claims the row asks, every later launch of the row costs one relaxed load. */
+static void ask_frame(struct entry *e, CUfunction f)
+{
+    if (!csb_entry_claim_frame(e)) {
+        return;
+    }
+    struct csb_frame frame = {CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN};
+    if (f && func_attribute) {
+        int value = 0;
+        if (func_attribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) != CUDA_SUCCESS && kernel_function) {
+            CUfunction resolved = NULL; /* a CUkernel (what the runtime launches since CUDA 12) */
+            if (kernel_function(&resolved, (CUkernel) f) == CUDA_SUCCESS && resolved) {
+                f = resolved;
+            }
+        }
+        frame.local = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
+        frame.registers = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+        frame.shared = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+        frame.binary_version = attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION, f);
+    }
+    csb_entry_set_frame(e, &frame);
+    if (debug) {
+        atomic_fetch_add(&frames_asked, 1);
+        if (frame.local == CSB_UNKNOWN) {
+            atomic_fetch_add(&frames_unknown, 1);
+        }
+    }
+}
+
+/* cudaGetFuncBySymbol of the process's CUDA runtime (the executable's, when exported, else a loaded
+ * libcudart.so*); looked up once */
+static func_by_symbol_fn runtime_func_by_symbol(void);
+
+/* a runtime launch's row whose figures no driver launch gave: asked through the runtime's cudaGetFuncBySymbol */
+static void ask_frame_by_symbol(struct entry *e, const void *symbol)
+{
+    void *f = NULL;
+    func_by_symbol_fn by_symbol = symbol ? runtime_func_by_symbol() : NULL;
+    if (!by_symbol || by_symbol(&f, symbol) != 0) {
+        f = NULL; /* a runtime linked statically into another library (cuFFT's): unknown */
+    }
+    ask_frame(e, (CUfunction) f);
+}
+
 static const CUpti_CallbackId runtime_launches[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
@@ -169,13 +296,14 @@ static const char *graph_attribution(char *to, size_t size)
     return to;
 }
 
-static void record_graph_kernel(const char *kernel, uint64_t dynamic_shared)
+static struct entry *record_graph_kernel(const char *kernel, uint64_t dynamic_shared)
 {
     char attribution[300];
-    csb_table_record(kernel, graph_attribution(attribution, sizeof attribution), dynamic_shared);
+    struct entry *e = csb_table_record(kernel, graph_attribution(attribution, sizeof attribution), dynamic_shared);
     if (debug) {
         atomic_fetch_add(&graph_nodes_recorded, 1);
     }
+    return e;
 }
 
 /* CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: a kernel node (cudaGraphAddKernelNode, cuGraphAddKernelNode,
@@ -211,7 +339,8 @@ static void on_graph_node_created(const CUpti_ResourceData *resource)
         kernel_name(&name, params.kern);
     }
     if (name && *name) {
-        record_graph_kernel(name, params.sharedMemBytes);
+        struct entry *e = record_graph_kernel(name, params.sharedMemBytes);
+        ask_frame(e, params.func ? params.func : (CUfunction) params.kern);
     } else if (debug) {
         fprintf(stderr, "cuda-stack-budget: a graph kernel node's function has no name\n");
     }
@@ -232,14 +361,19 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
     }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
         if (call->callbackSite == CUPTI_API_EXIT) {
-            if (inside_recorded_runtime_launch > 0) {
-                inside_recorded_runtime_launch--;
+            if (inside_recorded_runtime_launch > 0 && --inside_recorded_runtime_launch == 0 && pending_frame) {
+                struct entry *e = pending_frame;
+                pending_frame = NULL;
+                ask_frame_by_symbol(e, runtime_symbol(id, call->functionParams));
             }
             return;
         }
         if (call->symbolName) {
-            csb_table_record(call->symbolName, csb_current_attribution(),
-                             runtime_dynamic_shared(id, call->functionParams));
+            struct entry *e = csb_table_record(call->symbolName, csb_current_attribution(),
+                                               runtime_dynamic_shared(id, call->functionParams));
+            if (inside_recorded_runtime_launch == 0) {
+                pending_frame = csb_entry_claim_frame_needed(e) ? e : NULL;
+            }
             inside_recorded_runtime_launch++;
         } else if (inside_recorded_runtime_launch > 0) {
             inside_recorded_runtime_launch++; /* keep enter/exit balanced for nested runtime launches */
@@ -256,8 +390,16 @@ static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpt
             if (debug) {
                 atomic_fetch_add(&driver_recorded, 1);
             }
-            csb_table_record(call->symbolName, csb_current_attribution(),
-                             driver_dynamic_shared(id, call->functionParams));
+            struct entry *e = csb_table_record(call->symbolName, csb_current_attribution(),
+                                               driver_dynamic_shared(id, call->functionParams));
+            if (csb_entry_claim_frame_needed(e)) {
+                ask_frame(e, driver_function(id, call->functionParams));
+            }
+        } else if (inside_recorded_runtime_launch > 0 && pending_frame) {
+            /* the driver launch the runtime makes for its launch: its CUfunction answers for the runtime's row */
+            struct entry *e = pending_frame;
+            pending_frame = NULL;
+            ask_frame(e, driver_function(id, call->functionParams));
         }
     }
 }
@@ -272,9 +414,11 @@ static void write_logs_once(void)
     if (debug) {
         fprintf(stderr,
                 "cuda-stack-budget: %llu runtime launch callbacks (enter + exit), %llu driver launch callbacks "
-                "(enter + exit), %llu driver launches recorded, %llu graph kernel nodes recorded; logs written to %s\n",
+                "(enter + exit), %llu driver launches recorded, %llu graph kernel nodes recorded, %llu driver frames "
+                "asked (%llu unknown); logs written to %s\n",
                 atomic_load(&runtime_callbacks), atomic_load(&driver_callbacks), atomic_load(&driver_recorded),
-                atomic_load(&graph_nodes_recorded), launch_log_path);
+                atomic_load(&graph_nodes_recorded), atomic_load(&frames_asked), atomic_load(&frames_unknown),
+                launch_log_path);
     }
 }
 
@@ -396,6 +540,12 @@ static int find_graph_driver_calls(void)
         }
         function_name = (function_name_fn) dlsym(driver, "cuFuncGetName");
         kernel_name = (kernel_name_fn) dlsym(driver, "cuKernelGetName");
+        func_attribute = (func_attribute_fn) dlsym(driver, "cuFuncGetAttribute");
+        kernel_function = (kernel_function_fn) dlsym(driver, "cuKernelGetFunction");
+    }
+    if (!func_attribute && debug) {
+        fprintf(stderr, "cuda-stack-budget: cuFuncGetAttribute not found in the loaded libcuda: the launch log's "
+                        "driver figures are unknown\n");
     }
     if (!kernel_node_params || !function_name) {
         kernel_node_params = NULL;
@@ -513,6 +663,25 @@ static void initialize(void)
     atexit(write_logs_once);
 }
 
+static func_by_symbol_fn runtime_func_by_symbol(void)
+{
+    if (atomic_load_explicit(&func_by_symbol_looked_up, memory_order_acquire)) {
+        return func_by_symbol;
+    }
+    func_by_symbol_fn found = (func_by_symbol_fn) dlsym(RTLD_DEFAULT, "cudaGetFuncBySymbol");
+    if (!found) {
+        struct loaded_search runtime = {"libcudart.so", ""};
+        dl_iterate_phdr(find_loaded, &runtime);
+        void *handle = runtime.path[0] ? dlopen(runtime.path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) : NULL;
+        if (handle) {
+            found = (func_by_symbol_fn) dlsym(handle, "cudaGetFuncBySymbol");
+        }
+    }
+    func_by_symbol = found;
+    atomic_store_explicit(&func_by_symbol_looked_up, 1, memory_order_release);
+    return found;
+}
+
 /* called by the CUDA driver (CUDA_INJECTION64_PATH) during cuInit; always reports success so that a problem of
  * this library never fails the host's CUDA initialisation */
 __attribute__((visibility("default"))) int InitializeInjection(void)
@@ -535,4 +704,19 @@ __attribute__((visibility("default"))) void cuda_stack_budget_record_graph_node(
                                                                                  uint64_t dynamic_shared)
 {
     record_graph_kernel(kernel, dynamic_shared);
+}
+
+/* The recording entry with the driver's figures (what ask_frame stores after cuFuncGetAttribute; a negative figure
+ * is unknown), exported for tests without a GPU. */
+__attribute__((visibility("default"))) void cuda_stack_budget_record_launch_frame(const char *kernel,
+                                                                               uint64_t dynamic_shared,
+                                                                               int64_t local, int64_t registers,
+                                                                               int64_t shared, int64_t binary_version)
+{
+    struct entry *e = csb_table_record(kernel, csb_current_attribution(), dynamic_shared);
+    if (csb_entry_claim_frame(e)) {
+        struct csb_frame frame = {local < 0 ? CSB_UNKNOWN : local, registers < 0 ? CSB_UNKNOWN : registers,
+                                  shared < 0 ? CSB_UNKNOWN : shared, binary_version < 0 ? CSB_UNKNOWN : binary_version};
+        csb_entry_set_frame(e, &frame);
+    }
 }

@@ -16,7 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LAUNCH_LOG_HEADER "# cuda-stack-budget launch log 1"
+#define LAUNCH_LOG_HEADER "# cuda-stack-budget launch log 2"
+/* a log of the previous format (three columns, no driver figures) is merged, its rows' figures unknown */
+#define LAUNCH_LOG_HEADER_V1 "# cuda-stack-budget launch log 1"
+#define UNKNOWN_TEXT "unknown"
 #define LIBRARY_LOG_HEADER "# cuda-stack-budget library log 1"
 #define STATUS_PREFIX "# status: "
 #define PROCESSES_PREFIX "# processes: "
@@ -26,9 +29,16 @@
 /* The table                                                                                                    */
 /* ------------------------------------------------------------------------------------------------------------ */
 
+/* frame_state: what the row knows of the driver's figures */
+#define FRAME_NOT_ASKED 0
+#define FRAME_ASKING 1
+#define FRAME_DONE 2
+
 struct entry {
     uint64_t hash;
     _Atomic uint64_t max_shared;
+    _Atomic int frame_state;
+    struct csb_frame frame; /* written once by the claiming thread, read after frame_state is FRAME_DONE */
     const char *attribution; /* points into text, after the kernel name */
     char text[];             /* kernel name, NUL, attribution, NUL */
 };
@@ -131,6 +141,8 @@ static struct entry *find_or_insert(const char *kernel, const char *attribution,
         if (e) {
             e->hash = hash;
             atomic_init(&e->max_shared, 0);
+            atomic_init(&e->frame_state, FRAME_NOT_ASKED);
+            e->frame = (struct csb_frame) {CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN};
             memcpy(e->text, kernel, kernel_length + 1);
             memcpy(e->text + kernel_length + 1, attribution, attribution_length + 1);
             e->attribution = e->text + kernel_length + 1;
@@ -148,23 +160,23 @@ static struct entry *find_or_insert(const char *kernel, const char *attribution,
     return found;
 }
 
-void csb_table_record(const char *kernel, const char *attribution, uint64_t dynamic_shared)
+struct entry *csb_table_record(const char *kernel, const char *attribution, uint64_t dynamic_shared)
 {
     if (!kernel || !*kernel) {
-        return;
+        return NULL;
     }
     struct cache_slot *slot = &thread_cache[((uintptr_t) kernel >> 4) & (CACHE_SLOTS - 1)];
     struct entry *e = slot->entry;
     if (e && slot->kernel_pointer == kernel && strcmp(e->text, kernel) == 0
         && strcmp(e->attribution, attribution) == 0) {
         raise_max(&e->max_shared, dynamic_shared);
-        return;
+        return e;
     }
     pthread_once(&shards_once, init_shards);
     int inserted;
     e = find_or_insert(kernel, attribution, &inserted);
     if (!e) {
-        return;
+        return NULL;
     }
     raise_max(&e->max_shared, dynamic_shared);
     slot->kernel_pointer = kernel;
@@ -174,6 +186,31 @@ void csb_table_record(const char *kernel, const char *attribution, uint64_t dyna
          * library may be unloaded before exit: note the loaded objects now (cheap unless something changed) */
         csb_libraries_snapshot(0);
     }
+    return e;
+}
+
+int csb_entry_claim_frame_needed(struct entry *e)
+{
+    return e && atomic_load_explicit(&e->frame_state, memory_order_relaxed) == FRAME_NOT_ASKED;
+}
+
+int csb_entry_claim_frame(struct entry *e)
+{
+    if (!e || atomic_load_explicit(&e->frame_state, memory_order_relaxed) != FRAME_NOT_ASKED) {
+        return 0;
+    }
+    int expected = FRAME_NOT_ASKED;
+    return atomic_compare_exchange_strong_explicit(&e->frame_state, &expected, FRAME_ASKING, memory_order_acquire,
+                                                   memory_order_relaxed);
+}
+
+void csb_entry_set_frame(struct entry *e, const struct csb_frame *frame)
+{
+    if (!e) {
+        return;
+    }
+    e->frame = *frame;
+    atomic_store_explicit(&e->frame_state, FRAME_DONE, memory_order_release);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -184,6 +221,7 @@ struct row {
     const char *kernel;
     const char *attribution;
     uint64_t shared;
+    struct csb_frame frame;
 };
 
 struct rows {
@@ -192,7 +230,8 @@ struct rows {
     size_t capacity;
 };
 
-static int rows_add(struct rows *rows, const char *kernel, const char *attribution, uint64_t shared)
+static int rows_add(struct rows *rows, const char *kernel, const char *attribution, uint64_t shared,
+                    const struct csb_frame *frame)
 {
     if (rows->count == rows->capacity) {
         size_t capacity = rows->capacity ? rows->capacity * 2 : 256;
@@ -203,7 +242,7 @@ static int rows_add(struct rows *rows, const char *kernel, const char *attributi
         rows->items = items;
         rows->capacity = capacity;
     }
-    rows->items[rows->count++] = (struct row) {kernel, attribution, shared};
+    rows->items[rows->count++] = (struct row) {kernel, attribution, shared, *frame};
     return 0;
 }
 
@@ -222,8 +261,13 @@ static int collect_table(struct rows *rows)
         pthread_mutex_lock(&shard->lock);
         for (size_t j = 0; j < shard->capacity; j++) {
             struct entry *e = shard->slots[j];
+            static const struct csb_frame unknown = {CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN};
+            const struct csb_frame *frame = &unknown;
+            if (e && atomic_load_explicit(&e->frame_state, memory_order_acquire) == FRAME_DONE) {
+                frame = &e->frame;
+            }
             if (e && rows_add(rows, e->text, e->attribution,
-                              atomic_load_explicit(&e->max_shared, memory_order_relaxed)) != 0) {
+                              atomic_load_explicit(&e->max_shared, memory_order_relaxed), frame) != 0) {
                 pthread_mutex_unlock(&shard->lock);
                 return -1;
             }
@@ -462,6 +506,42 @@ static int commit_temporary(FILE *f, const char *temporary, const char *target)
     return 0;
 }
 
+/* "DYN\tLOCAL\tREGS\tSHARED\tsm_XX" (version 2) -> the frame; fields that are absent (version 1), "unknown" or not
+ * numbers stay CSB_UNKNOWN */
+static void parse_frame(const char *columns, struct csb_frame *frame)
+{
+    int64_t *fields[] = {&frame->local, &frame->registers, &frame->shared, &frame->binary_version};
+    const char *p = strchr(columns, '\t'); /* skip the dynamic shared memory */
+    for (size_t i = 0; p && i < sizeof fields / sizeof fields[0]; i++) {
+        p++;
+        if (i == 3 && strncmp(p, "sm_", 3) == 0) {
+            p += 3;
+        }
+        char *end = NULL;
+        errno = 0;
+        long long value = *p >= '0' && *p <= '9' ? strtoll(p, &end, 10) : -1;
+        if (value >= 0 && errno == 0 && end && (*end == '\t' || *end == '\0')) {
+            *fields[i] = value;
+        }
+        p = strchr(p, '\t');
+    }
+}
+
+/* the larger known figure (a known one wins over an unknown one) */
+static int64_t larger(int64_t a, int64_t b)
+{
+    return a > b ? a : b; /* CSB_UNKNOWN is INT64_MIN */
+}
+
+static void write_figure(FILE *f, int64_t value, const char *prefix)
+{
+    if (value == CSB_UNKNOWN) {
+        fprintf(f, "\t%s", UNKNOWN_TEXT);
+    } else {
+        fprintf(f, "\t%s%lld", prefix, (long long) value);
+    }
+}
+
 static int write_launch_log(const char *path, const char *status)
 {
     struct rows rows = {0};
@@ -471,7 +551,7 @@ static int write_launch_log(const char *path, const char *status)
     if (existing) {
         char *save = NULL;
         char *line = strtok_r(existing, "\n", &save);
-        if (!line || strcmp(line, LAUNCH_LOG_HEADER) != 0) {
+        if (!line || (strcmp(line, LAUNCH_LOG_HEADER) != 0 && strcmp(line, LAUNCH_LOG_HEADER_V1) != 0)) {
             fprintf(stderr, "cuda-stack-budget: %s does not start with \"%s\"; it is replaced, not merged\n", path,
                     LAUNCH_LOG_HEADER);
         } else {
@@ -492,12 +572,14 @@ static int write_launch_log(const char *path, const char *status)
                     *tab = '\0';
                     char *attribution = tab + 1;
                     uint64_t shared = 0;
+                    struct csb_frame frame = {CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN};
                     char *second = strchr(attribution, '\t');
                     if (second) {
                         *second = '\0';
                         shared = strtoull(second + 1, NULL, 10);
+                        parse_frame(second + 1, &frame);
                     }
-                    if (rows_add(&rows, line, attribution, shared) != 0) {
+                    if (rows_add(&rows, line, attribution, shared, &frame) != 0) {
                         goto out_of_memory;
                     }
                 }
@@ -523,15 +605,25 @@ static int write_launch_log(const char *path, const char *status)
     for (size_t i = 0; i < rows.count;) {
         size_t j = i;
         uint64_t shared = 0;
+        struct csb_frame frame = {CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN, CSB_UNKNOWN};
         for (; j < rows.count && compare_rows(&rows.items[i], &rows.items[j]) == 0; j++) {
             if (rows.items[j].shared > shared) {
                 shared = rows.items[j].shared;
             }
+            frame.local = larger(frame.local, rows.items[j].frame.local);
+            frame.registers = larger(frame.registers, rows.items[j].frame.registers);
+            frame.shared = larger(frame.shared, rows.items[j].frame.shared);
+            frame.binary_version = larger(frame.binary_version, rows.items[j].frame.binary_version);
         }
         write_sanitized(f, rows.items[i].kernel);
         fputc('\t', f);
         write_sanitized(f, rows.items[i].attribution);
-        fprintf(f, "\t%llu\n", (unsigned long long) shared);
+        fprintf(f, "\t%llu", (unsigned long long) shared);
+        write_figure(f, frame.local, "");
+        write_figure(f, frame.registers, "");
+        write_figure(f, frame.shared, "");
+        write_figure(f, frame.binary_version, "sm_");
+        fputc('\n', f);
         i = j;
     }
     free(rows.items);

@@ -341,11 +341,18 @@ final class SiteReportRenderer {
             paragraph("Launched kernels (" + launched.kernels().size() + "); shared per block = static SHARED + the "
                     + "largest dynamic shared memory a launch asked for:");
             sink.table();
-            sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT,
-                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT},
-                false);
-            headerRow("Kernel", "Library", "Arch", "STACK (B)", "SHARED (B)", "Max dynamic shared (B)",
-                    "Shared per block (B)", "REG", "Launched under");
+            boolean sources = launched.driverFrames(); // launch log format 2: which frame is static, which the driver's
+            int[] justify = {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT,
+                Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT,
+                Sink.JUSTIFY_LEFT};
+            sink.tableRows(java.util.Arrays.copyOf(justify, sources ? 10 : 9), false);
+            if (sources) {
+                headerRow("Kernel", "Library", "Arch", "STACK (B)", "SHARED (B)", "Max dynamic shared (B)",
+                        "Shared per block (B)", "REG", "Launched under", "Frame");
+            } else {
+                headerRow("Kernel", "Library", "Arch", "STACK (B)", "SHARED (B)", "Max dynamic shared (B)",
+                        "Shared per block (B)", "REG", "Launched under");
+            }
             for (LaunchedKernelRow row : launched.kernels()) {
                 KernelRow kernel = row.kernel();
                 sink.tableRow();
@@ -355,16 +362,36 @@ final class SiteReportRenderer {
                 cell(Figures.grouped(row.sharedPerBlock()));
                 cell(Integer.toString(kernel.registers()));
                 cell(String.join(", ", row.attributions()));
+                if (sources) {
+                    cell(row.driverReported() ? "driver-reported" : "static");
+                }
                 sink.tableRow_();
             }
             sink.tableRows_();
             sink.table_();
         }
+        notes("Launched kernels whose static frame differs from the driver's (the driver loaded another image)",
+                launched.driverDifferences().stream().map(d -> d.image().displayName() + ": static "
+                        + Figures.grouped(d.image().stack()) + " B (" + d.image().arch() + ", " + d.image().library()
+                        + "), driver " + (d.driver().localBytes() == null ? "unknown"
+                                : Figures.grouped(d.driver().localBytes()) + " B")
+                        + (d.driver().arch() == null ? "" : " (" + d.driver().arch() + ")")).toList());
+        notes("Launched kernels in no scanned file whose driver frame is of an image this device cannot run (not "
+                + "counted here)", launched.driverOtherArch());
         notes("Launched functions this device would JIT-compile from PTX (frame unknown at build time)",
                 launched.jit().stream().map(n -> describe(n) + (n.jitFrom() == null ? "" : ", from " + n.jitFrom()))
                         .toList());
         notes("Launched functions that cannot run on this device (no usable SASS or PTX)",
                 launched.cannotRun().stream().map(SiteReportRenderer::describe).toList());
+    }
+
+    /** How the kernels in no scanned library count: " (frames not counted)", or how many the driver's frame counts. */
+    private static String unmatchedCounting(LaunchedRunReport run) {
+        long withDriverFrame = run.unmatchedKernels().stream()
+                .filter(kernel -> kernel.driver() != null && kernel.driver().localBytes() != null).count();
+        return withDriverFrame == 0 ? " (frames not counted)" : " (" + Figures.grouped(withDriverFrame) + " counted "
+                + "with the driver-reported frame, " + Figures.grouped(run.unmatched() - withDriverFrame)
+                + " not counted)";
     }
 
     /** The launch log: where it came from, the kernels in no scanned library, the libraries found through it. */
@@ -374,7 +401,7 @@ final class SiteReportRenderer {
                 + run.status() + (run.headline() ? " (complete: the launched figures are the headline)"
                         : " (incomplete: the static bound stays the headline)") + ". " + Figures.grouped(run.kernels())
                 + " kernel(s) launched: " + Figures.grouped(run.matched()) + " found in the scanned libraries, "
-                + Figures.grouped(run.unmatched()) + " in none (frames not counted).");
+                + Figures.grouped(run.unmatched()) + " in none" + unmatchedCounting(run) + ".");
         paragraph(run.libraryLog() == null ? "No library log."
                 : "Library log " + run.libraryLog() + ": " + Figures.grouped(run.librariesLoaded())
                         + " librar" + (run.librariesLoaded() == 1 ? "y" : "ies") + " loaded, "

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,7 +77,7 @@ class CuptiInjectionLibraryTest {
         assertThat(symbols.exitCode).isZero();
         assertThat(symbols.stdout.lines().map(l -> l.replaceFirst("^\\S+ ", "")))
                 .contains("T InitializeInjection", "T InitializeInjectionNvtx2", "T cuda_stack_budget_record_launch",
-                "T cuda_stack_budget_record_graph_node");
+                "T cuda_stack_budget_record_graph_node", "T cuda_stack_budget_record_launch_frame");
         Result dynamic = run(Map.of(), "readelf", "-d", library.toString());
         List<String> needed = dynamic.stdout.lines().filter(l -> l.contains("(NEEDED)"))
                 .map(l -> l.replaceFirst(".*\\[(.*)\\].*", "$1")).toList();
@@ -93,7 +94,7 @@ class CuptiInjectionLibraryTest {
         assertThat(result.exitCode).as(result.stderr).isZero();
         List<String> lines = Files.readAllLines(log);
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).isEqualTo("# cuda-stack-budget launch log 1");
+        assertThat(lines.get(0)).isEqualTo("# cuda-stack-budget launch log 2");
         assertThat(lines.get(1)).matches(STATUS);
         assertThat(lines.get(2)).isEqualTo("# processes: 1");
         List<String> libraries = Files.readAllLines(Path.of(log + ".libraries"));
@@ -132,7 +133,8 @@ class CuptiInjectionLibraryTest {
                     .isZero();
         }
         List<String> lines = Files.readAllLines(log);
-        assertThat(lines.get(0)).isEqualTo("# cuda-stack-budget launch log 1");
+        // the older log (format 1) is merged into a log of format 2; its rows' driver figures are unknown
+        assertThat(lines.get(0)).isEqualTo("# cuda-stack-budget launch log 2");
         assertThat(lines.get(1)).matches(STATUS);
         assertThat(lines.get(2)).isEqualTo("# processes: 5");
         assertThat(lines.stream().filter(l -> l.startsWith("# status:"))).hasSize(1);
@@ -141,9 +143,10 @@ class CuptiInjectionLibraryTest {
         for (String tag : List.of("b", "c", "d")) {
             expected.addAll(expectedRows(tag));
         }
-        expected.add("_Z10beforeExitv\tharness-main\t32");
-        expected.add("_Z3oldv\tlegacy\t0");
-        expected.replaceAll(r -> r.equals("_Z6hammerv\thammer\t999") ? "_Z6hammerv\thammer\t5000" : r);
+        expected.add("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
+        expected.add("_Z3oldv\tlegacy\t0" + NO_DRIVER);
+        expected.replaceAll(r -> r.equals("_Z6hammerv\thammer\t999" + NO_DRIVER) ? "_Z6hammerv\thammer\t5000" + NO_DRIVER
+                : r);
         List<String> sorted = expected.stream().distinct().sorted(CuptiInjectionLibraryTest::byteOrder).toList();
         assertThat(rows(log)).containsExactlyElementsOf(sorted);
         assertThat(temp.resolve("merge").toFile().list()).containsExactlyInAnyOrder("launch.log",
@@ -199,7 +202,7 @@ class CuptiInjectionLibraryTest {
         assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin)).as("waited for the holder")
                 .isGreaterThan(1000);
-        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
         assertThat(lockFile).doesNotExist();
     }
 
@@ -228,7 +231,7 @@ class CuptiInjectionLibraryTest {
         assertThat(work.resolve("second-done")).as("the writer waited for the holder of the new lock file").exists();
         assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(second.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
         assertThat(Path.of(lock)).doesNotExist();
     }
 
@@ -249,7 +252,7 @@ class CuptiInjectionLibraryTest {
         Result result = harness(log, true, "exit-from-thread");
 
         assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
         assertThat(lockFile).doesNotExist();
     }
 
@@ -260,9 +263,41 @@ class CuptiInjectionLibraryTest {
         Files.createDirectories(log.getParent());
         Result result = harness(log, true, "graph-nodes");
         assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(rows(log)).containsExactly("_Z9graphNodev	<graph>	1024",
-                "_Z9graphNodev	<graph> graph-build	2048", "_Z9graphNodev	<graph> graph-outer	4096",
-                "_Z9graphNodev	graph-build	512");
+        assertThat(rows(log)).containsExactly("_Z9graphNodev	<graph>	1024" + NO_DRIVER,
+                "_Z9graphNodev	<graph> graph-build	2048" + NO_DRIVER, "_Z9graphNodev	<graph> graph-outer	4096" + NO_DRIVER,
+                "_Z9graphNodev	graph-build	512" + NO_DRIVER);
+    }
+
+    /**
+     * The driver's figures (format 2): stored once per row (the first answer stays), "unknown" where the driver gave
+     * none, and merged over processes with a known figure winning over an unknown one; the plugin's reader reads the
+     * log the library wrote.
+     */
+    @Test
+    void driverFiguresAreWrittenOncePerRowAndMergedOverProcesses() throws Exception {
+        Path log = temp.resolve("frames/launch.log");
+        Files.createDirectories(log.getParent());
+        Result first = harness(log, true, "frames", "a");
+        assertThat(first.exitCode).as(first.stderr).isZero();
+        assertThat(rows(log)).containsExactly("_Z8bigFramev\tharness-main\t64\t12000\t31\t0\tsm_90",
+                "_Z8bigFramev\tphase\t16\t12000\t31\t0\tsm_90", "_Z9noAnswerv\tharness-main\t0" + NO_DRIVER);
+        Result second = harness(log, true, "frames", "b");
+        assertThat(second.exitCode).as(second.stderr).isZero();
+        List<String> lines = Files.readAllLines(log);
+        assertThat(lines.get(0)).isEqualTo("# cuda-stack-budget launch log 2");
+        assertThat(lines.get(2)).isEqualTo("# processes: 2");
+        assertThat(rows(log)).containsExactly("_Z8bigFramev\tharness-main\t64\t12000\t31\t0\tsm_90",
+                "_Z8bigFramev\tphase\t16\t12000\t31\t0\tsm_90", "_Z9noAnswerv\tharness-main\t8\t2048\t40\t16\tsm_86",
+                "_Z9partFramev\tharness-main\t0\t4096\tunknown\t512\tunknown");
+
+        var read = io.github.cudastackbudget.core.launch.LaunchLogReader.readLaunchLog(log,
+                io.github.cudastackbudget.core.text.Frontend.PARAMETERS);
+        assertThat(read.format()).isEqualTo(io.github.cudastackbudget.core.launch.LaunchLog.Format.AGENT_V2);
+        assertThat(read.dataLines()).isEqualTo(4);
+        assertThat(read.kernels()).extracting(k -> k.name() + "=" + k.driver().localBytes() + "/"
+                + k.driver().registers() + "/" + k.driver().sharedBytes() + "/" + k.driver().arch())
+                .containsExactly("_Z8bigFramev=12000/31/0/sm_90", "_Z9noAnswerv=2048/40/16/sm_86",
+                        "_Z9partFramev=4096/null/512/null");
     }
 
     @Test
@@ -271,7 +306,7 @@ class CuptiInjectionLibraryTest {
         Files.createDirectories(log.getParent());
         Result result = harness(log, true, "exit-from-thread");
         assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
     }
 
     @Test
@@ -281,9 +316,9 @@ class CuptiInjectionLibraryTest {
         Files.writeString(log, "something else\n_Z1xv\tx\t1\n");
         Result result = harness(log, true, "exit-from-thread");
         assertThat(result.exitCode).isZero();
-        assertThat(result.stderr).contains(log + " does not start with \"# cuda-stack-budget launch log 1\"; "
+        assertThat(result.stderr).contains(log + " does not start with \"# cuda-stack-budget launch log 2\"; "
                 + "it is replaced, not merged");
-        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32");
+        assertThat(rows(log)).containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
     }
 
     @Test
@@ -296,7 +331,7 @@ class CuptiInjectionLibraryTest {
         Result result = Result.of(builder.start());
         assertThat(result.exitCode).as(result.stderr).isZero();
         assertThat(rows(folder.resolve("cuda-stack-budget-launch.log")))
-                .containsExactly("_Z10beforeExitv\tharness-main\t32");
+                .containsExactly("_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
         assertThat(folder.resolve("cuda-stack-budget-launch.log.libraries")).exists();
     }
 
@@ -322,10 +357,10 @@ class CuptiInjectionLibraryTest {
         builder.environment().put("CUDA_STACK_BUDGET_CUPTI_LIBRARY", "/nonexistent/libcupti.so.13");
         Result result = Result.of(builder.start());
         assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(Files.readAllLines(log)).containsExactly("# cuda-stack-budget launch log 1",
+        assertThat(Files.readAllLines(log)).containsExactly("# cuda-stack-budget launch log 2",
                 "# status: cupti-unavailable - libcupti could not be loaded (tried /nonexistent/libcupti.so.13); "
                         + "set CUDA_STACK_BUDGET_CUPTI_LIBRARY to its path",
-                "# processes: 1", "_Z10beforeExitv\tharness-main\t32");
+                "# processes: 1", "_Z10beforeExitv\tharness-main\t32" + NO_DRIVER);
     }
 
     @Test
@@ -404,12 +439,15 @@ class CuptiInjectionLibraryTest {
 
     // ---------------------------------------------------------------------------------------------------------
 
+    /** The driver columns of a row recorded through cuda_stack_budget_record_launch (no driver to ask). */
+    private static final String NO_DRIVER = "\tunknown\tunknown\tunknown\tunknown";
+
     private static List<String> expectedRows(String tag) {
-        return List.of("_Z4mainv\tharness-main\t0", "_Z6hammerv\thammer\t999", "_Z7hammer2v\thammer\t7",
+        return Stream.of("_Z4mainv\tharness-main\t0", "_Z6hammerv\thammer\t999", "_Z7hammer2v\thammer\t7",
                 "_Z7hammer3v\thammer\t7", "_Z7kernelAv\tinner-" + tag + "\t4096",
                 "_Z7kernelAv\tload-" + tag + "\t256", "_Z7kernelBv\tworker-" + tag + "\t0",
                 "_Z7kernelCv\tregistered-" + tag + "\t0", "_Z7kernelDv\tdomain-range\t64",
-                "_Z7kernelEv\twide-\u00e9\t0", "_Z7kernelFv\thas tab\t0");
+                "_Z7kernelEv\twide-\u00e9\t0", "_Z7kernelFv\thas tab\t0").map(row -> row + NO_DRIVER).toList();
     }
 
     /** The library sorts rows by their bytes (strcmp); for these ASCII-or-UTF-8 rows that is this order. */

@@ -76,7 +76,7 @@ public final class BudgetEvaluator {
                     + (jit.isEmpty() ? "; no usable PTX either, so its kernels cannot launch there"
                             : "; " + jit.size() + " function(s) would be JIT-compiled from PTX, frame unknown at build time");
             LaunchedFigures figures = launched == null ? null
-                    : launchedFigures(choices, launched, device.maxResidentThreads());
+                    : launchedFigures(choices, launched, device.maxResidentThreads(), capability);
             return new DeviceResult(device, DeviceResult.Status.SKIPPED, reason, null, false, new TreeMap<>(), List.of(),
                     null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of(), figures);
         }
@@ -93,7 +93,7 @@ public final class BudgetEvaluator {
         long threads = device.maxResidentThreads();
         long frame = worst == null ? 0 : worst.stack();
         long staticReservation = Reservation.bytesFor(threads, frame);
-        LaunchedFigures figures = launched == null ? null : launchedFigures(choices, launched, threads);
+        LaunchedFigures figures = launched == null ? null : launchedFigures(choices, launched, threads, capability);
         boolean launchedHeadline = figures != null && figures.headline();
         long reservation = launchedHeadline ? figures.reservationBytes() : staticReservation;
         long increment = launchedHeadline ? figures.incrementBytes() : Reservation.incrementFor(threads, frame);
@@ -135,14 +135,48 @@ public final class BudgetEvaluator {
      *
      * @param functions counted function (library label + mangled name) -> the log's data about it
      * @param headline  whether the launched figures are the headline (the log is complete)
+     * @param unmatched launched kernels in no scanned file: those with the driver's frame (launch log format 2) count
+     *                  with it on every device that runs the image the driver loaded ({@link FrameSource#DRIVER})
      */
-    public record Launched(Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline) {
+    public record Launched(Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline,
+            List<LaunchedKernel> unmatched) {
         public Launched {
             functions = Map.copyOf(functions);
+            unmatched = List.copyOf(unmatched);
+        }
+
+        /** Without unmatched kernels. */
+        public Launched(Map<KernelRecord.FunctionKey, LaunchedKernel> functions, boolean headline) {
+            this(functions, headline, List.of());
         }
     }
 
-    private static LaunchedFigures launchedFigures(List<FunctionChoice> choices, Launched launched, long threads) {
+    /**
+     * Whether a driver figure describes this device's kind: the image the driver loaded (its arch) runs on the device,
+     * or the log does not say which image it was.
+     */
+    static boolean driverArchRunsOn(io.github.cudastackbudget.core.launch.DriverFrame frame,
+            ComputeCapability capability) {
+        return frame.arch() == null || CompatibilityRules.sassRunsOn(frame.arch(), capability);
+    }
+
+    /**
+     * The record of a driver-reported kernel on a device: the driver's figures as an image of {@code library}
+     * ({@link LaunchedImage#DRIVER_LIBRARY} for a kernel in no scanned file).
+     */
+    static KernelRecord driverRecord(LaunchedKernel kernel, ComputeCapability capability, String library) {
+        var frame = kernel.driver();
+        GpuArch arch = frame.arch() != null ? frame.arch()
+                : new GpuArch(capability, io.github.cudastackbudget.core.arch.ArchVariant.BASE);
+        return new KernelRecord(library, arch, kernel.name(),
+                frame.registers() == null ? 0 : frame.registers(), frame.localBytes(), false,
+                frame.sharedBytes() == null ? 0 : frame.sharedBytes(), 0);
+    }
+
+    private static LaunchedFigures launchedFigures(List<FunctionChoice> choices, Launched launched, long threads,
+            ComputeCapability capability) {
+        List<DriverDifference> differences = new ArrayList<>();
+        List<LaunchedKernel> otherArch = new ArrayList<>();
         List<LaunchedImage> kernels = new ArrayList<>();
         List<FunctionChoice> jit = new ArrayList<>();
         List<FunctionChoice> cannotRun = new ArrayList<>();
@@ -152,12 +186,40 @@ public final class BudgetEvaluator {
                 continue;
             }
             switch (choice.outcome()) {
-                case SASS, AMBIGUOUS -> kernels.add(new LaunchedImage(choice.chosen(), launch));
-                case JIT -> jit.add(choice);
+                case SASS, AMBIGUOUS -> {
+                    kernels.add(new LaunchedImage(choice.chosen(), launch));
+                    KernelRecord image = choice.chosen();
+                    if (launch.driverFrameKnown() && driverArchRunsOn(launch.driver(), capability)
+                            && (image.stackUnknown() || image.stack() != launch.driver().localBytes())) {
+                        differences.add(new DriverDifference(image, launch.driver()));
+                    }
+                }
+                case JIT -> {
+                    // a PTX-only kernel the run launched: the driver's JIT frame, where the log has it for this device
+                    if (launch.driverFrameKnown() && launch.driver().arch() != null
+                            && CompatibilityRules.sassRunsOn(launch.driver().arch(), capability)) {
+                        kernels.add(new LaunchedImage(driverRecord(launch, capability, choice.function().library()),
+                                launch, FrameSource.DRIVER));
+                    } else {
+                        jit.add(choice);
+                    }
+                }
                 case CANNOT_RUN -> cannotRun.add(choice);
                 default -> throw new IllegalStateException(choice.outcome().toString());
             }
         }
+        for (LaunchedKernel kernel : launched.unmatched()) {
+            if (!kernel.driverFrameKnown()) {
+                continue;
+            }
+            if (driverArchRunsOn(kernel.driver(), capability)) {
+                kernels.add(new LaunchedImage(driverRecord(kernel, capability, LaunchedImage.DRIVER_LIBRARY), kernel,
+                        FrameSource.DRIVER));
+            } else {
+                otherArch.add(kernel);
+            }
+        }
+        differences.sort(Comparator.comparing(difference -> difference.image().name()));
         kernels.sort(Comparator.comparing(LaunchedImage::image, LARGEST_FRAME_FIRST));
         List<KernelRecord> unknown = kernels.stream().map(LaunchedImage::image).filter(KernelRecord::stackUnknown)
                 .toList();
@@ -165,7 +227,8 @@ public final class BudgetEvaluator {
                 .findFirst().orElse(null);
         long frame = worst == null ? 0 : worst.stack();
         return new LaunchedFigures(launched.headline(), Reservation.bytesFor(threads, frame),
-                Reservation.incrementFor(threads, frame), worst, kernels, jit, cannotRun, unknown);
+                Reservation.incrementFor(threads, frame), worst, kernels, jit, cannotRun, unknown, differences,
+                otherArch);
     }
 
     private static List<FunctionChoice> filter(List<FunctionChoice> choices, FunctionChoice.Outcome outcome) {

@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core.budget;
 
+import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
 import java.util.List;
@@ -15,15 +16,27 @@ import java.util.List;
  * @param jit              launched functions this device would JIT-compile from PTX (frame unknown)
  * @param cannotRun        launched functions without SASS or PTX for this device (the run used another GPU)
  * @param unknownStack     launched images whose frame the tool reports as UNKNOWN
+ * @param driverDifferences launched kernels whose static image's frame differs from the driver's (launch log format
+ *                         2, on a device of the driver's arch), by name
+ * @param driverOtherArch  launched kernels in no scanned file whose driver frame comes from an image this device
+ *                         cannot run (the run used another GPU): not counted here
  */
 public record LaunchedFigures(boolean headline, long reservationBytes, long incrementBytes, KernelRecord worst,
         List<LaunchedImage> kernels, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
-        List<KernelRecord> unknownStack) {
+        List<KernelRecord> unknownStack, List<DriverDifference> driverDifferences,
+        List<LaunchedKernel> driverOtherArch) {
 
     public LaunchedFigures {
         kernels = List.copyOf(kernels);
         jit = List.copyOf(jit);
         cannotRun = List.copyOf(cannotRun);
         unknownStack = List.copyOf(unknownStack);
+        driverDifferences = List.copyOf(driverDifferences);
+        driverOtherArch = List.copyOf(driverOtherArch);
+    }
+
+    /** The launched kernels counted with the driver's frame (in no scanned file). */
+    public List<LaunchedImage> driverReported() {
+        return kernels.stream().filter(kernel -> kernel.source() == FrameSource.DRIVER).toList();
     }
 }

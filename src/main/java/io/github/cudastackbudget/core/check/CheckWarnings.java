@@ -1,6 +1,8 @@
 package io.github.cudastackbudget.core.check;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.DriverDifference;
+import io.github.cudastackbudget.core.text.ByteSize;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.launch.LaunchLog;
 import io.github.cudastackbudget.core.launch.LaunchMatch;
@@ -62,19 +64,69 @@ final class CheckWarnings {
             listener.info(notHere + " librar" + (notHere == 1 ? "y" : "ies") + " named in the library log do not "
                     + "exist on this machine (the run happened elsewhere?), e.g. " + launched.libraryLogNotHere().get(0));
         }
-        if (!match.unmatched().isEmpty()) {
-            LaunchedKernel first = match.unmatched().get(0);
-            warn(match.unmatched().size() + " launched kernel(s) are in no scanned library, so their frames are not "
+        List<LaunchedKernel> driverReported = match.unmatched().stream().filter(LaunchedKernel::driverFrameKnown)
+                .toList();
+        List<LaunchedKernel> uncounted = match.unmatched().stream().filter(kernel -> !kernel.driverFrameKnown())
+                .toList();
+        if (!driverReported.isEmpty()) {
+            LaunchedKernel largest = driverReported.stream()
+                    .max(java.util.Comparator.comparing((LaunchedKernel kernel) -> kernel.driver().localBytes())
+                            .thenComparing(LaunchedKernel::name, java.util.Comparator.reverseOrder()))
+                    .orElseThrow();
+            listener.info(driverReported.size() + " launched kernel(s) in no scanned library are counted with the "
+                    + "frame the driver reported for them (driver-reported), the largest "
+                    + displayNames.getOrDefault(largest.name(), largest.name()) + ": "
+                    + ByteSize.grouped(largest.driver().localBytes()) + " B"
+                    + (largest.driver().arch() == null ? "" : " (" + largest.driver().arch().sassLabel() + ")"));
+        }
+        if (!uncounted.isEmpty()) {
+            LaunchedKernel first = uncounted.get(0);
+            warn(uncounted.size() + " launched kernel(s) are in no scanned library" + (driverReported.isEmpty() ? ""
+                    : " and have no driver-reported frame in the launch log") + ", so their frames are not "
                     + "counted, e.g. " + displayNames.getOrDefault(first.name(), first.name())
                     + (first.attributions().isEmpty() ? "" : " (launched under " + first.attributions().first() + ")")
                     + ": add the library that holds them to the checked libraries"
                     + (launched.libraryLog() == null ? ", or keep the library log next to the launch log" : ""));
         }
-        if (log.format() != LaunchLog.Format.EMPTY && match.matched().isEmpty()) {
+        if (log.format() != LaunchLog.Format.EMPTY && match.matched().isEmpty() && driverReported.isEmpty()) {
             warn(log.kernels().isEmpty()
                     ? "launch log " + log.file() + " lists no launched kernel: the launched reservation is 0 B"
                     : "launch log " + log.file() + " matches no kernel of the scanned libraries: the launched "
                             + "reservation is 0 B");
+        }
+    }
+
+    /** Most driver/static differences warned one by one per device; the rest are counted in one more line. */
+    static final int DRIVER_DIFFERENCES_WARNED = 5;
+
+    /**
+     * Per device, the launched kernels whose static image's frame differs from the one the driver reported (launch
+     * log format 2): the driver loaded another image than the static rules chose.
+     */
+    void driverDifferences(List<DeviceResult> devices, Map<String, String> displayNames) {
+        for (DeviceResult device : devices) {
+            if (device.launched() == null) {
+                continue;
+            }
+            List<DriverDifference> differences = device.launched().driverDifferences();
+            for (int i = 0; i < differences.size() && i < DRIVER_DIFFERENCES_WARNED; i++) {
+                DriverDifference difference = differences.get(i);
+                KernelRecord image = difference.image();
+                warn("device " + device.device().name() + ": launched kernel "
+                        + displayNames.getOrDefault(image.name(), image.name()) + ": the driver reported a frame of "
+                        + ByteSize.grouped(difference.driver().localBytes()) + " B ("
+                        + (difference.driver().arch() == null ? "arch not recorded"
+                                : difference.driver().arch().sassLabel() + " image")
+                        + "), the static rules chose the " + image.arch().sassLabel() + " image in " + image.library()
+                        + " with " + (image.stackUnknown() ? "an UNKNOWN frame" : ByteSize.grouped(image.stack()) + " B")
+                        + ": the driver loaded another image than the rules chose (or the run loaded another build of "
+                        + "the library); the launched figure counts the static one");
+            }
+            if (differences.size() > DRIVER_DIFFERENCES_WARNED) {
+                warn("device " + device.device().name() + ": " + (differences.size() - DRIVER_DIFFERENCES_WARNED)
+                        + " more launched kernel(s) with a driver-reported frame that differs from the static one ("
+                        + differences.size() + " in all; the JSON report lists them)");
+            }
         }
     }
 

@@ -73,6 +73,7 @@ public final class StackBudgetCheck {
         // judged as the verdicts are: a device that runs no SASS of the gated libraries is no error when it runs the others'
         warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
                 request.deviceOrigin());
+        warnings.driverDifferences(devices, displayNames);
         return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
                 warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
     }

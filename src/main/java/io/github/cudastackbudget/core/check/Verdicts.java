@@ -35,7 +35,8 @@ final class Verdicts {
             LaunchedRun launched) throws CheckProblem {
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
         BudgetEvaluator.Launched launchedFunctions = launched == null ? null
-                : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline());
+                : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline(),
+                        launched.match().unmatched());
         PlatformSelection selection = request.platforms();
         List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
         KernelIndex judged = judged(selection, scans, index);

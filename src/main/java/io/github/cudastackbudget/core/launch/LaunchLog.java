@@ -9,10 +9,12 @@ import java.util.Objects;
  *
  * <p>Format (written by this plugin's CUPTI injection library):
  * <pre>
- * # cuda-stack-budget launch log 1
+ * # cuda-stack-budget launch log 2
  * # status: ok                          (or: # status: PROBLEM - DETAIL)
- * MANGLED-NAME &lt;TAB&gt; ATTRIBUTION &lt;TAB&gt; MAX-DYNAMIC-SHARED-BYTES
+ * MANGLED-NAME &lt;TAB&gt; ATTRIBUTION &lt;TAB&gt; MAX-DYNAMIC-SHARED-BYTES &lt;TAB&gt; LOCAL &lt;TAB&gt; REGS &lt;TAB&gt; SHARED &lt;TAB&gt; sm_XX
  * </pre>
+ * The last four columns (format 2) are the driver's figures of the launched function, each {@code unknown} when the
+ * driver did not give it; format 1 has only the first three columns.
  * Other {@code #} lines are metadata and ignored; a log of several processes may repeat the header and status. A log
  * written by the origin tool has no {@code #} lines, and old ones lack the third column: both are accepted.
  *
@@ -41,6 +43,8 @@ public record LaunchLog(Path file, Format format, List<String> statuses, List<La
     public enum Format {
         /** this plugin's injection library: header, status line, three columns. */
         AGENT_V1("cuda-stack-budget launch log 1"),
+        /** this plugin's injection library with the driver's figures: header, status line, seven columns. */
+        AGENT_V2("cuda-stack-budget launch log 2"),
         /** the origin tool: no header, two or three columns. */
         SEED("origin tool (no header)"),
         /** a file with nothing in it. */
@@ -65,8 +69,13 @@ public record LaunchLog(Path file, Format format, List<String> statuses, List<La
         return switch (format) {
             case EMPTY -> false;
             case SEED -> true;
-            case AGENT_V1 -> !statuses.isEmpty() && statuses.stream().allMatch(STATUS_OK::equals);
+            case AGENT_V1, AGENT_V2 -> !statuses.isEmpty() && statuses.stream().allMatch(STATUS_OK::equals);
         };
+    }
+
+    /** Whether this plugin's injection library wrote the log (format 1 or 2). */
+    public boolean agent() {
+        return format == Format.AGENT_V1 || format == Format.AGENT_V2;
     }
 
     /** The status for reports: {@code ok}, the first problem, or the format's label when it has no status line. */

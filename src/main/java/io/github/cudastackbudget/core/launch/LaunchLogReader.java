@@ -30,8 +30,15 @@ public final class LaunchLogReader {
     public static final String LAUNCH_HEADER_PREFIX = "# cuda-stack-budget launch log ";
     /** The first line of this plugin's library log. */
     public static final String LIBRARY_HEADER_PREFIX = "# cuda-stack-budget library log ";
-    /** The format version this reader understands. */
-    public static final int VERSION = 1;
+    /** The newest format version this reader understands (it reads every older one too). */
+    public static final int VERSION = 2;
+    /** What format 2 writes for a driver figure the driver did not give. */
+    public static final String UNKNOWN = "unknown";
+    /** The largest per-thread frame or static shared memory a driver figure may have (a 32-bit number). */
+    static final long MAX_DRIVER_BYTES = 0xFFFF_FFFFL;
+    /** The largest register count a driver figure may have. */
+    static final long MAX_REGISTERS = 65_535;
+    private static final Pattern DRIVER_ARCH = Pattern.compile("sm_\\d{2,3}");
 
     /** Malformed lines reported one by one; the rest are counted in one more warning. */
     static final int WARNED_LINES = 5;
@@ -68,9 +75,10 @@ public final class LaunchLogReader {
             for (String line = reader.next(); line != null; line = reader.next()) {
                 number++;
                 if (format == null) {
-                    format = line.startsWith("#") ? LaunchLog.Format.AGENT_V1 : LaunchLog.Format.SEED;
-                    if (format == LaunchLog.Format.AGENT_V1) {
-                        checkHeader(file, line, LAUNCH_HEADER_PREFIX, kind, parameter);
+                    format = LaunchLog.Format.SEED;
+                    if (line.startsWith("#")) {
+                        int version = checkHeader(file, line, LAUNCH_HEADER_PREFIX, kind, parameter);
+                        format = version == 1 ? LaunchLog.Format.AGENT_V1 : LaunchLog.Format.AGENT_V2;
                     }
                 }
                 if (reader.tooLong()) {
@@ -95,7 +103,7 @@ public final class LaunchLogReader {
                     }
                     continue;
                 }
-                if (data(line, number, kernels, malformed)) {
+                if (data(line, number, format == LaunchLog.Format.AGENT_V2, kernels, malformed)) {
                     data++;
                 }
             }
@@ -109,7 +117,7 @@ public final class LaunchLogReader {
             return new LaunchLog(file, LaunchLog.Format.EMPTY, List.of(), List.of(), 0, warnings);
         }
         malformed.summarize();
-        if (format == LaunchLog.Format.AGENT_V1) {
+        if (format == LaunchLog.Format.AGENT_V1 || format == LaunchLog.Format.AGENT_V2) {
             if (statuses.isEmpty()) {
                 warnings.add("launch log " + file + " has no '# status:' line, so it may be cut short (was the "
                         + "process killed while the injection library wrote it?); the headline stays the static figure");
@@ -125,7 +133,23 @@ public final class LaunchLogReader {
     }
 
     /** One data line of a launch log, merged into {@code kernels}; false (and a warning) when it is malformed. */
-    private static boolean data(String line, int number, Map<String, LaunchedKernel> kernels, Malformed malformed) {
+    private static boolean data(String line, int number, boolean driverColumns, Map<String, LaunchedKernel> kernels,
+            Malformed malformed) {
+        if (driverColumns) {
+            String[] fields = line.split("\t", 8);
+            if (fields.length != 7) {
+                malformed.add(number, "expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES<TAB>LOCAL"
+                        + "<TAB>REGISTERS<TAB>SHARED<TAB>ARCH (format 2), found "
+                        + (fields.length > 7 ? "more than 7" : Integer.toString(fields.length)) + " tab-separated field"
+                        + (fields.length == 1 ? "" : "s"));
+                return false;
+            }
+            DriverFrame frame = driverFrame(fields, number, malformed);
+            if (frame == null) {
+                return false;
+            }
+            return row(fields[0], fields[1], fields[2], frame, number, kernels, malformed);
+        }
         String[] fields = line.split("\t", 4);
         if (fields.length < 2 || fields.length > 3) {
             malformed.add(number, "expected MANGLED-NAME<TAB>ATTRIBUTION<TAB>MAX-DYNAMIC-SHARED-BYTES, found "
@@ -133,7 +157,57 @@ public final class LaunchLogReader {
                     + (fields.length == 1 ? "" : "s"));
             return false;
         }
-        String name = fields[0];
+        return row(fields[0], fields[1], fields.length == 3 ? fields[2] : null, null, number, kernels, malformed);
+    }
+
+    /** The driver's figures of a format-2 line (columns 4 to 7), or null (and a warning) when one is malformed. */
+    private static DriverFrame driverFrame(String[] fields, int number, Malformed malformed) {
+        Long local = driverFigure(fields[3], "frame (local size)", MAX_DRIVER_BYTES, number, malformed);
+        Long registers = driverFigure(fields[4], "register count", MAX_REGISTERS, number, malformed);
+        Long shared = driverFigure(fields[5], "static shared memory", MAX_DRIVER_BYTES, number, malformed);
+        if (local == null || registers == null || shared == null) {
+            return null;
+        }
+        String archText = fields[6].strip();
+        io.github.cudastackbudget.core.arch.GpuArch arch = null;
+        if (!archText.equals(UNKNOWN)) {
+            if (!DRIVER_ARCH.matcher(archText).matches()) {
+                malformed.add(number, "the driver's arch '" + abbreviate(fields[6]) + "' is not sm_NN or " + UNKNOWN);
+                return null;
+            }
+            try {
+                arch = io.github.cudastackbudget.core.arch.GpuArch.parse(archText);
+            } catch (RuntimeException e) {
+                malformed.add(number, "the driver's arch '" + abbreviate(fields[6]) + "' is not sm_NN or " + UNKNOWN);
+                return null;
+            }
+        }
+        return new DriverFrame(local < 0 ? null : local, registers < 0 ? null : Integer.valueOf(registers.intValue()),
+                shared < 0 ? null : shared, arch);
+    }
+
+    /** A driver figure: -1 for {@code unknown}, the number, or null (and a warning) when malformed. */
+    private static Long driverFigure(String text, String what, long max, int number, Malformed malformed) {
+        String value = text.strip();
+        if (value.equals(UNKNOWN)) {
+            return -1L;
+        }
+        if (value.isEmpty() || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            malformed.add(number, "the driver's " + what + " '" + abbreviate(text) + "' is not a byte count or "
+                    + UNKNOWN);
+            return null;
+        }
+        if (!DIGITS.matcher(value).matches() || Long.parseLong(value) > max) {
+            malformed.add(number, "the driver's " + what + " " + abbreviate(value) + " is more than any device has (at "
+                    + "most " + max + ")");
+            return null;
+        }
+        return Long.parseLong(value);
+    }
+
+    /** One well-formed or malformed row (name, attribution, dynamic shared memory), merged into {@code kernels}. */
+    private static boolean row(String name, String attribution, String dynamicText, DriverFrame frame, int number,
+            Map<String, LaunchedKernel> kernels, Malformed malformed) {
         if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '(' || c == ')'
                 || Character.isISOControl(c))) {
             malformed.add(number, "the kernel name '" + abbreviate(name) + "' is empty or not a mangled name (it "
@@ -141,8 +215,8 @@ public final class LaunchLogReader {
             return false;
         }
         Long dynamic = null;
-        if (fields.length == 3) {
-            String value = fields[2].strip();
+        if (dynamicText != null) {
+            String value = dynamicText.strip();
             if (value.startsWith("-") && DIGITS.matcher(value.substring(1)).matches()) {
                 malformed.add(number, "the dynamic shared memory " + value + " is negative");
                 return false;
@@ -154,7 +228,7 @@ public final class LaunchLogReader {
                     return false;
                 }
             } else {
-                malformed.add(number, "the dynamic shared memory '" + abbreviate(fields[2]) + "' is not a byte count");
+                malformed.add(number, "the dynamic shared memory '" + abbreviate(dynamicText) + "' is not a byte count");
                 return false;
             }
             dynamic = Long.parseLong(value);
@@ -164,7 +238,7 @@ public final class LaunchLogReader {
                 return false;
             }
         }
-        LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(fields[1])), dynamic);
+        LaunchedKernel kernel = new LaunchedKernel(name, new java.util.TreeSet<>(List.of(attribution)), dynamic, frame);
         kernels.merge(name, kernel, LaunchedKernel::merge);
         return true;
     }
@@ -220,20 +294,25 @@ public final class LaunchLogReader {
         return new LibraryLog(file, List.copyOf(libraries), warnings);
     }
 
-    private static void checkHeader(Path file, String line, String prefix, String kind, String parameter)
+    /** The header's format version (1 up to {@link #VERSION} for launch logs, 1 for library logs). */
+    private static int checkHeader(Path file, String line, String prefix, String kind, String parameter)
             throws LaunchLogException {
+        int newest = prefix.equals(LAUNCH_HEADER_PREFIX) ? VERSION : 1;
         if (!line.startsWith(prefix)) {
             throw new LaunchLogException(parameter + " " + file + " is not a cuda-stack-budget " + kind + ": it starts "
-                    + "with '" + abbreviate(line) + "' instead of '" + prefix + VERSION + "'; point " + parameter
+                    + "with '" + abbreviate(line) + "' instead of '" + prefix + newest + "'; point " + parameter
                     + " at the file the injection library wrote");
         }
         String version = line.substring(prefix.length()).strip();
-        if (!version.equals(Integer.toString(VERSION))) {
-            throw new LaunchLogException(parameter + " " + file + " is a " + kind + " of format version '"
-                    + abbreviate(version)
-                    + "', but this plugin version reads version " + VERSION + ": use the plugin version whose "
-                    + "prepare-agent goal wrote it");
+        for (int known = 1; known <= newest; known++) {
+            if (version.equals(Integer.toString(known))) {
+                return known;
+            }
         }
+        throw new LaunchLogException(parameter + " " + file + " is a " + kind + " of format version '"
+                + abbreviate(version) + "', but this plugin version reads version"
+                + (newest == 1 ? " 1" : "s 1 to " + newest) + ": use the plugin version whose "
+                + "prepare-agent goal wrote it");
     }
 
     private static BoundedLineReader open(Path file, String parameter, String kind, String remedy)

@@ -10,6 +10,8 @@ import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
 import io.github.cudastackbudget.core.report.model.KernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchEntry;
+import io.github.cudastackbudget.core.report.model.DriverDifferenceRow;
+import io.github.cudastackbudget.core.report.model.DriverFrameRow;
 import io.github.cudastackbudget.core.report.model.LaunchedDeviceReport;
 import io.github.cudastackbudget.core.report.model.LaunchedKernelRow;
 import io.github.cudastackbudget.core.report.model.LaunchedRunReport;
@@ -265,11 +267,42 @@ public final class JsonReportWriter {
             writeNullable("maxDynamicShared", row.maxDynamicShared());
             json.writeNumberField("sharedPerBlock", row.sharedPerBlock());
             writeStrings("attributions", row.attributions());
+            if (launched.driverFrames()) {
+                json.writeStringField("frameSource", row.frameSource());
+                writeDriverFrame(row.driver());
+            }
             json.writeEndObject();
         }
         json.writeEndArray();
         writeNotes("launchedJitKernels", launched.jit());
         writeNotes("launchedCannotRunKernels", launched.cannotRun());
+        if (launched.driverFrames()) {
+            layout.linesNext();
+            json.writeArrayFieldStart("launchedDriverDifferences");
+            for (DriverDifferenceRow difference : launched.driverDifferences()) {
+                layout.flatNext();
+                json.writeStartObject();
+                writeKernel("kernel", difference.image());
+                writeDriverFrame(difference.driver());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            writeStrings("launchedDriverOtherArch", launched.driverOtherArch());
+        }
+    }
+
+    /** The driver's figures of a launched kernel (launch log format 2): null, or each figure (null when unknown). */
+    private void writeDriverFrame(DriverFrameRow driver) throws IOException {
+        if (driver == null) {
+            json.writeNullField("driverFrame");
+            return;
+        }
+        json.writeObjectFieldStart("driverFrame");
+        writeNullable("localBytes", driver.localBytes());
+        writeNullable("registers", driver.registers() == null ? null : Long.valueOf(driver.registers()));
+        writeNullable("sharedBytes", driver.sharedBytes());
+        writeNullable("arch", driver.arch());
+        json.writeEndObject();
     }
 
     /** Notes name their function by its index in {@code functions}; a differing readable name is written out. */
@@ -354,6 +387,9 @@ public final class JsonReportWriter {
         json.writeStringField("displayName", kernel.displayName());
         writeStrings("attributions", kernel.attributions());
         writeNullable("maxDynamicShared", kernel.maxDynamicShared());
+        if (kernel.driver() != null) {
+            writeDriverFrame(kernel.driver());
+        }
     }
 
     /** Records as positions (a record the list lacks as a whole kernel object). */

@@ -179,11 +179,19 @@ public final class TextReport {
         }
         List<LaunchEntry> unmatched = model.launched().unmatchedKernels();
         out.add("");
-        out.add("Launched kernels in no scanned library (" + unmatched.size() + ", frames not counted):");
+        long withDriverFrame = unmatched.stream().filter(kernel -> kernel.driver() != null
+                && kernel.driver().localBytes() != null).count();
+        out.add("Launched kernels in no scanned library (" + unmatched.size() + (withDriverFrame == 0
+                ? ", frames not counted):" : ", " + withDriverFrame + " counted with the driver-reported frame, "
+                        + (unmatched.size() - withDriverFrame) + " not counted):"));
         List<LaunchEntry> shown = verbose ? unmatched : unmatched.subList(0, Math.min(UNMATCHED_SHOWN, unmatched.size()));
         for (LaunchEntry kernel : shown) {
             out.add("  " + kernel.displayName() + (kernel.attributions().isEmpty() ? ""
-                    : "  (under " + String.join(", ", kernel.attributions()) + ")"));
+                    : "  (under " + String.join(", ", kernel.attributions()) + ")")
+                    + (kernel.driver() == null ? "" : kernel.driver().localBytes() == null
+                            ? "  [driver frame unknown]"
+                            : "  [driver-reported frame " + Figures.grouped(kernel.driver().localBytes()) + " B"
+                                    + (kernel.driver().arch() == null ? "" : ", " + kernel.driver().arch()) + "]"));
         }
         if (shown.size() < unmatched.size()) {
             out.add("  (" + (unmatched.size() - shown.size()) + " more; " + Phrases.verboseHint(frontend) + ")");
@@ -205,12 +213,27 @@ public final class TextReport {
                     + Figures.grouped(launched.stackLimitBytes()) + " B" + role);
             out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
                     + Figures.bytes(launched.incrementBytes()));
+            boolean worstFromDriver = launched.kernels().stream()
+                    .anyMatch(row -> row.kernel().equals(worst) && row.driverReported());
             out.add("      largest launched frame " + Figures.grouped(worst.stack()) + " B in " + worst.library() + " ["
-                    + worst.arch() + "]");
+                    + worst.arch() + "]" + (worstFromDriver ? " (driver-reported)" : launched.driverFrames()
+                            ? " (static)" : ""));
             out.add("      kernel: " + worst.displayName());
             launched.kernels().stream().filter(row -> row.kernel().equals(worst)).findFirst().ifPresent(row ->
                     out.add("      shared memory per block: " + Figures.grouped(worst.shared()) + " B static + "
                             + dynamic(row) + " B dynamic = " + Figures.grouped(row.sharedPerBlock()) + " B"));
+        }
+        if (launched.driverReportedCount() > 0) {
+            out.add("  " + launched.driverReportedCount() + " launched kernel(s) counted with the driver-reported frame "
+                    + "(the others: static figures of the scanned images)");
+        }
+        if (!launched.driverDifferences().isEmpty()) {
+            out.add("  " + launched.driverDifferences().size() + " launched kernel(s) whose static frame differs from "
+                    + "the driver's (see the warnings)");
+        }
+        if (!launched.driverOtherArch().isEmpty()) {
+            out.add("  " + launched.driverOtherArch().size() + " launched kernel(s) in no scanned file with a driver "
+                    + "frame of an image this device cannot run (not counted here)");
         }
         if (!launched.jit().isEmpty()) {
             out.add("  " + launched.jit().size() + " launched function(s) would JIT from PTX here (frame unknown)");
@@ -237,7 +260,8 @@ public final class TextReport {
             out.add(String.format(Locale.ROOT,
                     "    STACK %8s B  LOCAL %6d B  SHARED %6d B  DYN %6s B  REG %3d  %-8s %s  (%s)", stack(kernel),
                     kernel.local(), kernel.shared(), dynamic(row), kernel.registers(), kernel.arch(),
-                    kernel.displayName(), kernel.library()));
+                    kernel.displayName(), kernel.library()) + (row.frameSource() == null ? "" : " [" + row.frameSource()
+                            + "]"));
         }
         if (shown.size() < kernels.size()) {
             out.add("    (" + (kernels.size() - shown.size()) + " more launched kernels not shown; "

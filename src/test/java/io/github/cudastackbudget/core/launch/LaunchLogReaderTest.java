@@ -158,10 +158,10 @@ class LaunchLogReaderTest {
                 .isInstanceOf(LaunchLogException.class)
                 .hasMessageStartingWith("launchLog " + foreign + " is not a cuda-stack-budget launch log: it starts with "
                         + "'# some other tool's log'");
-        Path newer = write("newer.log", "# cuda-stack-budget launch log 2\n# status: ok\n");
+        Path newer = write("newer.log", "# cuda-stack-budget launch log 3\n# status: ok\n");
         assertThatThrownBy(() -> LaunchLogReader.readLaunchLog(newer, Frontend.PARAMETERS))
                 .isInstanceOf(LaunchLogException.class)
-                .hasMessageContaining("format version '2', but this plugin version reads version 1");
+                .hasMessageContaining("format version '3', but this plugin version reads versions 1 to 2");
     }
 
     @Test

@@ -108,7 +108,12 @@ final class LaunchedHtml {
         for (LaunchedKernelRow row : rows) {
             KernelRow k = row.kernel();
             out.append("<tr><td class=\"kname\">").append(Html.kernelName(k.displayName(), k.name()))
-                    .append("</td><td class=\"lib\">").append(e(k.library())).append("</td><td>").append(e(k.arch()))
+                    .append("</td><td class=\"lib\">").append(e(k.library()))
+                    .append(row.frameSource() == null ? "" : row.driverReported()
+                            ? " <span class=\"tag driver\" title=\"the frame the driver reported for the launched "
+                                    + "function (launch log)\">driver-reported</span>"
+                            : " <span class=\"tag static\" title=\"the image the static rules chose\">static</span>")
+                    .append("</td><td>").append(e(k.arch()))
                     .append("</td><td class=\"num").append(k.stackUnknown() ? " unknown" : "").append("\">")
                     .append(k.stackLabel()).append("</td><td class=\"num\">").append(Figures.grouped(k.shared()))
                     .append("</td><td class=\"num\"").append(row.maxDynamicShared() == null ? " data-sort=\"-1\">"
@@ -139,8 +144,13 @@ final class LaunchedHtml {
                 : " <span class=\"sub\">(" + e(run.format()) + ")</span>"));
         fact(out, "Status", run.headline() ? e(run.status()) + ": complete, the launched figures are the headline"
                 : "<span class=\"warn\">" + e(run.status()) + ": incomplete, the static bound stays the headline</span>");
+        long withDriverFrame = run.unmatchedKernels().stream().filter(kernel -> kernel.driver() != null
+                && kernel.driver().localBytes() != null).count();
         fact(out, "Kernels", Figures.grouped(run.kernels()) + " launched: " + Figures.grouped(run.matched())
-                + " found in the scanned libraries, " + Figures.grouped(run.unmatched()) + " in none (frames not counted)");
+                + " found in the scanned libraries, " + Figures.grouped(run.unmatched()) + " in none" + (withDriverFrame == 0
+                        ? " (frames not counted)" : " (" + Figures.grouped(withDriverFrame) + " counted with the "
+                                + "driver-reported frame, " + Figures.grouped(run.unmatched() - withDriverFrame)
+                                + " not counted)"));
         fact(out, "Library log", run.libraryLog() == null ? "none"
                 : "<span class=\"lib path\">" + e(run.libraryLog()) + "</span> <span class=\"sub\">("
                         + Figures.grouped(run.librariesLoaded()) + " libraries loaded, "
@@ -155,10 +165,16 @@ final class LaunchedHtml {
         out.append("</dl>\n");
         if (!run.unmatchedKernels().isEmpty()) {
             out.append("<h3>Launched kernels in no scanned library: ").append(Figures.grouped(
-                    run.unmatchedKernels().size())).append("</h3>\n<p class=\"sub\">Their frames are not in any figure ")
-                    .append("of this page: add the libraries that hold them to the file sets.</p>\n")
+                    run.unmatchedKernels().size())).append("</h3>\n<p class=\"sub\">")
+                    .append(withDriverFrame == 0 ? "Their frames are not in any figure of this page: add the libraries "
+                            + "that hold them to the file sets." : "Those with a driver-reported frame are counted with "
+                            + "it on the devices that run the image the driver loaded; the others are in no figure: add "
+                            + "the libraries that hold them to the file sets.")
+                    .append("</p>\n")
                     .append("<div class=\"scroll\"><table class=\"launched unmatched sortable\"><thead><tr>")
-                    .append("<th>Kernel</th><th class=\"num\">Max dynamic shared</th><th>Launched under</th></tr>")
+                    .append("<th>Kernel</th><th class=\"num\">Max dynamic shared</th>")
+                    .append(withDriverFrame == 0 ? "" : "<th class=\"num\">Driver-reported frame</th>")
+                    .append("<th>Launched under</th></tr>")
                     .append("</thead>\n<tbody>\n");
             for (LaunchEntry kernel : run.unmatchedKernels()) {
                 out.append("<tr><td class=\"kname\">").append(Html.kernelName(SvgBarChart.abbreviate(
@@ -166,6 +182,10 @@ final class LaunchedHtml {
                         .append("</td><td class=\"num\"").append(kernel.maxDynamicShared() == null
                                 ? " data-sort=\"-1\"><span class=\"sub\">not logged</span>"
                                 : ">" + Figures.grouped(kernel.maxDynamicShared()))
+                        .append(withDriverFrame == 0 ? "" : "</td><td class=\"num\">" + (kernel.driver() == null
+                                || kernel.driver().localBytes() == null ? "<span class=\"sub\">unknown</span>"
+                                : Figures.grouped(kernel.driver().localBytes()) + (kernel.driver().arch() == null ? ""
+                                        : " <span class=\"sub\">" + e(kernel.driver().arch()) + "</span>")))
                         .append("</td><td class=\"attr\">").append(attributions(kernel.attributions()))
                         .append("</td></tr>\n");
             }

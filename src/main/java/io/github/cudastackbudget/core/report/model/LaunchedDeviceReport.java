@@ -14,15 +14,35 @@ import java.util.List;
  * @param kernels           every launched kernel's image on this device, in the JSON's order
  * @param jit               launched functions this device would JIT-compile from PTX
  * @param cannotRun         launched functions that cannot run on this device
+ * @param driverFrames      whether the launch log holds the driver's figures (format 2)
+ * @param driverDifferences launched kernels whose static frame differs from the driver's (format 2)
+ * @param driverOtherArch   launched kernels in no scanned file whose driver frame is of an image this device cannot
+ *                          run: not counted here (mangled names)
  */
 public record LaunchedDeviceReport(boolean headline, long reservationBytes, long incrementBytes, KernelRow worstKernel,
         KernelRow staticWorstKernel, List<LaunchedKernelRow> kernels, List<FunctionNote> jit,
-        List<FunctionNote> cannotRun) {
+        List<FunctionNote> cannotRun, boolean driverFrames, List<DriverDifferenceRow> driverDifferences,
+        List<String> driverOtherArch) {
 
     public LaunchedDeviceReport {
         kernels = List.copyOf(kernels);
         jit = List.copyOf(jit);
         cannotRun = List.copyOf(cannotRun);
+        driverDifferences = List.copyOf(driverDifferences);
+        driverOtherArch = List.copyOf(driverOtherArch);
+    }
+
+    /** A device report of a log without driver figures. */
+    public LaunchedDeviceReport(boolean headline, long reservationBytes, long incrementBytes, KernelRow worstKernel,
+            KernelRow staticWorstKernel, List<LaunchedKernelRow> kernels, List<FunctionNote> jit,
+            List<FunctionNote> cannotRun) {
+        this(headline, reservationBytes, incrementBytes, worstKernel, staticWorstKernel, kernels, jit, cannotRun, false,
+                List.of(), List.of());
+    }
+
+    /** The launched kernels counted with the driver's frame. */
+    public long driverReportedCount() {
+        return kernels.stream().filter(LaunchedKernelRow::driverReported).count();
     }
 
     /** The per-thread stack limit the driver sets for the launched worst kernel (frame rounded up to 16), 0 without. */

@@ -399,7 +399,38 @@ final class ReportJsonReader {
 
     private LaunchEntry launchEntry(JsonNode node) throws InvalidReportException {
         return new LaunchEntry(text(node, "name"), optionalText(node, "displayName"),
-                optionalList(node, "attributions", this::string), optionalNumber(node, "maxDynamicShared"));
+                optionalList(node, "attributions", this::string), optionalNumber(node, "maxDynamicShared"),
+                driverFrame(node));
+    }
+
+    /** The driver's figures of a launched kernel (launch log format 2), or null when the report has none. */
+    private DriverFrameRow driverFrame(JsonNode node) throws InvalidReportException {
+        JsonNode frame = node.get("driverFrame");
+        if (frame == null || frame.isNull()) {
+            return null;
+        }
+        if (!frame.isObject()) {
+            throw invalid("'driverFrame' is not an object in " + abbreviate(node));
+        }
+        Long registers = optionalNumber(frame, "registers");
+        if (registers != null && (registers < 0 || registers > Integer.MAX_VALUE)) {
+            throw invalid("'registers' " + registers + " is out of range in " + abbreviate(frame));
+        }
+        return new DriverFrameRow(optionalNumber(frame, "localBytes"),
+                registers == null ? null : Integer.valueOf(registers.intValue()), optionalNumber(frame, "sharedBytes"),
+                optionalText(frame, "arch"));
+    }
+
+    private DriverDifferenceRow driverDifference(JsonNode node) throws InvalidReportException {
+        JsonNode value = node.get("kernel");
+        if (value == null || value.isNull()) {
+            throw invalid("a driver difference has no 'kernel' record in " + abbreviate(node));
+        }
+        DriverFrameRow frame = driverFrame(node);
+        if (frame == null) {
+            throw invalid("a driver difference has no 'driverFrame' in " + abbreviate(node));
+        }
+        return new DriverDifferenceRow(record(value, "'kernel' in " + abbreviate(node)), frame);
     }
 
     /** A device's launched-mode figures, or null when the device has none (no launch log). */
@@ -412,7 +443,9 @@ final class ReportJsonReader {
                 kernelOrNull(node, "launchedWorstKernel"), kernelOrNull(node, "staticWorstKernel"),
                 optionalList(node, "launchedKernels", this::launchedKernel),
                 optionalList(node, "launchedJitKernels", this::note),
-                optionalList(node, "launchedCannotRunKernels", this::note));
+                optionalList(node, "launchedCannotRunKernels", this::note), node.has("launchedDriverDifferences"),
+                optionalList(node, "launchedDriverDifferences", this::driverDifference),
+                optionalList(node, "launchedDriverOtherArch", this::string));
     }
 
     private LaunchedKernelRow launchedKernel(JsonNode node) throws InvalidReportException {
@@ -427,7 +460,8 @@ final class ReportJsonReader {
             kernel = record(value, "'kernel' in " + abbreviate(node));
         }
         return new LaunchedKernelRow(kernel, optionalNumber(node, "maxDynamicShared"),
-                number(node, "sharedPerBlock"), optionalList(node, "attributions", this::string));
+                number(node, "sharedPerBlock"), optionalList(node, "attributions", this::string),
+                optionalText(node, "frameSource"), driverFrame(node));
     }
 
     private interface Conversion<T> {

@@ -90,13 +90,25 @@ final class ReportModelBuilder {
         if (launched == null) {
             return null;
         }
+        boolean driverFrames = result.launched() != null
+                && result.launched().log().format() == io.github.cudastackbudget.core.launch.LaunchLog.Format.AGENT_V2;
         List<LaunchedKernelRow> kernels = new ArrayList<>();
         for (LaunchedImage image : launched.kernels()) {
             kernels.add(new LaunchedKernelRow(row(image.image()), image.launch().maxDynamicShared(),
-                    image.sharedPerBlock(), List.copyOf(image.launch().attributions())));
+                    image.sharedPerBlock(), List.copyOf(image.launch().attributions()),
+                    driverFrames ? image.source().id() : null, driver(image.launch().driver())));
         }
+        List<DriverDifferenceRow> differences = launched.driverDifferences().stream()
+                .map(difference -> new DriverDifferenceRow(row(difference.image()), driver(difference.driver())))
+                .toList();
         return new LaunchedDeviceReport(launched.headline(), launched.reservationBytes(), launched.incrementBytes(),
-                row(launched.worst()), row(device.worst()), kernels, notes(launched.jit()), notes(launched.cannotRun()));
+                row(launched.worst()), row(device.worst()), kernels, notes(launched.jit()), notes(launched.cannotRun()),
+                driverFrames, differences, launched.driverOtherArch().stream().map(LaunchedKernel::name).toList());
+    }
+
+    private static DriverFrameRow driver(io.github.cudastackbudget.core.launch.DriverFrame frame) {
+        return frame == null ? null : new DriverFrameRow(frame.localBytes(), frame.registers(), frame.sharedBytes(),
+                frame.arch() == null ? null : frame.arch().sassLabel());
     }
 
     private LaunchedRunReport launched() {
@@ -118,7 +130,7 @@ final class ReportModelBuilder {
 
     private LaunchEntry entry(LaunchedKernel kernel) {
         return new LaunchEntry(kernel.name(), result.displayName(kernel.name()), List.copyOf(kernel.attributions()),
-                kernel.maxDynamicShared());
+                kernel.maxDynamicShared(), driver(kernel.driver()));
     }
 
     private ViolationReport violation(Violation violation) {
