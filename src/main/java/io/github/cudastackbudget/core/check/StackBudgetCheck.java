@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * The Maven-free pipeline, stage by stage: {@link Inputs} (which files and JAR entries hold device code),
- * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link Verdicts} (each
+ * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link JitFrames} (the frames of
+ * what a device JIT-compiles, from ptxas), {@link Verdicts} (each
  * device against its budgets), with {@link CheckWarnings} collecting what the user should know. Writing reports and
  * deciding whether to fail is the caller's.
  */
@@ -60,7 +61,10 @@ public final class StackBudgetCheck {
         if (notGated != null) {
             listener.info(notGated);
         }
-        List<DeviceResult> devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
+        JitFrames jitFrames = scans.isEmpty() ? JitFrames.NONE
+                : JitFrames.compute(request, inputs, scans, index, listener, warnings);
+        List<DeviceResult> devices = scans.isEmpty() ? List.of()
+                : Verdicts.evaluate(request, scans, index, run, jitFrames);
         // judged as the verdicts are: a device that runs no SASS of the gated libraries is no error when it runs the others'
         warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
                 request.deviceOrigin());

@@ -57,7 +57,7 @@ final class LaunchedHtml {
     }
 
     private static String kernel(KernelRow row, int width) {
-        return Html.kernelName(SvgBarChart.abbreviate(row.displayName(), width), row.name()) + " [" + e(row.arch())
+        return Html.kernelName(SvgBarChart.abbreviate(row.displayName(), width), row.name()) + " [" + e(row.archLabel())
                 + "] in <span class=\"lib\">" + e(row.library()) + "</span>";
     }
 
@@ -108,7 +108,7 @@ final class LaunchedHtml {
         for (LaunchedKernelRow row : rows) {
             KernelRow k = row.kernel();
             out.append("<tr><td class=\"kname\">").append(Html.kernelName(k.displayName(), k.name()))
-                    .append("</td><td class=\"lib\">").append(e(k.library())).append("</td><td>").append(e(k.arch()))
+                    .append("</td><td class=\"lib\">").append(e(k.library())).append("</td><td>").append(e(k.archLabel()))
                     .append("</td><td class=\"num").append(k.stackUnknown() ? " unknown" : "").append("\">")
                     .append(k.stackLabel()).append("</td><td class=\"num\">").append(Figures.grouped(k.shared()))
                     .append("</td><td class=\"num\"").append(row.maxDynamicShared() == null ? " data-sort=\"-1\">"
