@@ -62,7 +62,11 @@ grep -c '^skipped ' "$WORK/compare-log.txt"
 echo "== 3. the driver's JIT frames"
 start=$SECONDS
 export CUDA_MODULE_LOADING=EAGER
-ls "$WORK/cmp/ptx/"*.ptx 2>/dev/null | timeout "$BUDGET" xargs -P 12 -n 4 "$WORK/jit-local-size" >"$WORK/driver-frames.tsv" 2>"$WORK/driver-errors.txt"
+mkdir -p "$WORK/drv"
+# one output file per process: parallel writers to one file would interleave lines
+ls "$WORK/cmp/ptx/"*.ptx 2>/dev/null | timeout "$BUDGET" xargs -P 12 -n 4 sh -c \
+    '"$0" "$@" >"'"$WORK"'/drv/$$.tsv"' "$WORK/jit-local-size" 2>"$WORK/driver-errors.txt"
+cat "$WORK/drv/"*.tsv >"$WORK/driver-frames.tsv"
 echo "driver side exit $? in $((SECONDS - start)) s"
 TESTMOD="$(awk -F'\t' '$2 ~ /libjitptx.so$/ {print $1; exit}' "$WORK/cmp/modules.tsv")"
 "$WORK/jit-local-size" --launch "$WORK/cmp/ptx/$TESTMOD.ptx" >"$WORK/launch.tsv" 2>&1
@@ -141,6 +145,7 @@ with open(diffs_path, 'w') as out:
 print(open(md_path).read())
 PY
 cp "$WORK/cmp/modules.tsv" "$OUT/modules.tsv"
+tar -czf "$OUT/frames.tar.gz" -C "$WORK" cmp/plugin-frames.tsv driver-frames.tsv launch.tsv
 tail -n 20 "$WORK/compare-log.txt" >"$OUT/compare-log-tail.txt"
 head -c 2000000 "$WORK/driver-errors.txt" >>"$OUT/compare-log-tail.txt"
 rm -rf "$WORK"
