@@ -111,17 +111,16 @@ final class JitFrames implements JitFrameLookup {
         Map<Job, Set<String>> needed = new TreeMap<>(Comparator.comparing(Job::library)
                 .thenComparing(Job::ptx).thenComparing(Job::target));
         Set<String> devices = new LinkedHashSet<>();
-        int functions = 0;
+        Set<FunctionKey> jitFunctions = new TreeSet<>();
         for (DeviceTarget device : request.devices()) {
             ComputeCapability capability = device.device().capability();
             for (var entry : index.imagesByFunction().entrySet()) {
                 FunctionChoice choice = ImageSelector.choose(entry.getKey(), entry.getValue(),
                         index.ptxTargets(entry.getKey()), capability);
                 if (choice.outcome() == FunctionChoice.Outcome.JIT) {
-                    if (needed.computeIfAbsent(new Job(entry.getKey().library(), choice.jitFrom(),
-                            target(choice.jitFrom(), capability)), key -> new TreeSet<>()).add(entry.getKey().name())) {
-                        functions++;
-                    }
+                    needed.computeIfAbsent(new Job(entry.getKey().library(), choice.jitFrom(),
+                            target(choice.jitFrom(), capability)), key -> new TreeSet<>()).add(entry.getKey().name());
+                    jitFunctions.add(entry.getKey());
                     devices.add(device.device().name() + " (" + capability.smName() + ")");
                 }
             }
@@ -129,7 +128,7 @@ final class JitFrames implements JitFrameLookup {
         if (needed.isEmpty()) {
             return NONE;
         }
-        String hint = functions + " function(s) would be JIT-compiled from PTX on " + String.join(", ", devices)
+        String hint = jitFunctions.size() + " function(s) would be JIT-compiled from PTX on " + String.join(", ", devices)
                 + ": their frames are unknown at build time; " + request.frontend().howToSet(Option.JIT_FRAMES, "ptxas")
                 + " computes them with ptxas";
         if (options.mode() == JitOptions.Mode.OFF) {
