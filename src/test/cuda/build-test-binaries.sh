@@ -18,6 +18,11 @@
 #   libframes_debug.so  -G build for sm_100f, sm_120a and compute_120a: identifier, debug flag, compatibility
 #                       descriptors, ptxas options in the entry headers (header sizes 0x90 to 0xa0)
 #   ptxas-info.txt      the -Xptxas -v output of the libframes.so build
+#   libjitptx.so        jitframes.cu as compute_80 PTX only (every device JIT-compiles it)
+#   libjitmixed.so      jitframes.cu as sm_90 SASS + compute_80 PTX (sm_100/sm_120 devices JIT-compile the PTX)
+#   jitframes-ptxas-sm_90.txt, -sm_100.txt, -sm_120.txt
+#                       the -Xptxas -v output of the same compute_80 PTX compiled for sm_90, sm_100, sm_120: the
+#                       frames the driver's JIT gives, as ptxas computes them
 #   nvlink-info.txt     the -Xnvlink -v output of device-linking frames_rdc.o
 #                       (the only place nvcc 13.0 reports the recursive kernel's
 #                       "stack size cannot be statically determined" warning)
@@ -34,10 +39,11 @@ fi
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT_DIR="$1"
 
-SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/sassonly.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
+SOURCES=("$SRC_DIR/frames.cu" "$SRC_DIR/sassonly.cu" "$SRC_DIR/jitframes.cu" "$SRC_DIR/hostonly.c" "$SRC_DIR/build-test-binaries.sh")
 OUTPUTS=(libframes.so frames.o frames_rdc.o libframes.a frames_sm90.cubin frames.fatbin
          libframes_rdc.so libhostonly.so ptxas-info.txt nvlink-info.txt
-         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libframes_debug.so libmixedptx.so)
+         libframes_lz4.so libframes_zstd.so libframes_nocomp.so libframes_debug.so libmixedptx.so
+         libjitptx.so libjitmixed.so jitframes-ptxas-sm_90.txt jitframes-ptxas-sm_100.txt jitframes-ptxas-sm_120.txt)
 
 up_to_date() {
     local out src
@@ -105,6 +111,15 @@ nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_8
     -o "$WORK/withptx.o" "$FRAMES"
 nvcc -gencode arch=compute_80,code=sm_80 -Xcompiler -fPIC -c -o "$WORK/sassonly.o" "$SRC_DIR/sassonly.cu"
 nvcc -shared -o "$WORK/libmixedptx.so" "$WORK/withptx.o" "$WORK/sassonly.o"
+# JIT frames (issue 13): a PTX-only and a mixed library, and what ptxas gives for their PTX on three targets
+JIT="$SRC_DIR/jitframes.cu"
+nvcc -gencode arch=compute_80,code=compute_80 -Xcompiler -fPIC -shared -o "$WORK/libjitptx.so" "$JIT"
+nvcc -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80 -Xcompiler -fPIC -shared \
+    -o "$WORK/libjitmixed.so" "$JIT"
+for sm in 90 100 120; do
+    nvcc -gencode "arch=compute_80,code=sm_$sm" -Xptxas -v -Xcompiler -fPIC -c -o "$WORK/jit_sm$sm.o" "$JIT" \
+        >"$WORK/jitframes-ptxas-sm_$sm.txt" 2>&1 || { cat "$WORK/jitframes-ptxas-sm_$sm.txt" >&2; exit 1; }
+done
 "$CC" -c -fPIC -o "$WORK/hostonly.o" "$SRC_DIR/hostonly.c"
 "$CC" -shared -fPIC -o "$WORK/libhostonly.so" "$WORK/hostonly.o"
 ar rcs "$WORK/libframes.a" "$WORK/frames.o" "$WORK/hostonly.o"

@@ -31,6 +31,9 @@ public final class CliFrontend implements Frontend {
     static final String PLATFORMS = "--platforms";
     static final String CACHE_DIRECTORY = "--cache-directory";
     static final String NO_CACHE = "--no-cache";
+    static final String JIT_FRAMES = "--jit-frames";
+    static final String PTXAS = "--ptxas";
+    static final String DRIVER_CUDA_VERSION = "--driver-cuda-version";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -60,6 +63,9 @@ public final class CliFrontend implements Frontend {
             case PLATFORMS -> PLATFORMS;
             case CACHE_DIRECTORY -> CACHE_DIRECTORY;
             case USE_CACHE -> NO_CACHE;
+            case JIT_FRAMES -> JIT_FRAMES;
+            case PTXAS -> PTXAS;
+            case DRIVER_CUDA_VERSION -> DRIVER_CUDA_VERSION;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };

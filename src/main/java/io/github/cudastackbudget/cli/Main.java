@@ -42,6 +42,10 @@ public final class Main {
             "  --cache-directory DIR    the kernel cache (default ${XDG_CACHE_HOME:-~/.cache}/cuda-stack-budget,",
             "                           on Windows %LOCALAPPDATA%\\cuda-stack-budget\\cache; delete it to clear it)",
             "  --no-cache               read every library, neither using nor filling the kernel cache",
+            "  --jit-frames off|ptxas   frames of functions a device would JIT-compile from PTX: off (default) or",
+            "                           computed with ptxas for the device's sm_XX (cached; --timeout per module)",
+            "  --ptxas PATH             the ptxas executable (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)",
+            "  --driver-cuda-version V  the CUDA version of the target driver (e.g. 12.8): warns when ptxas differs",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -135,6 +139,9 @@ public final class Main {
                 case CliFrontend.PLATFORMS -> options.platforms(value(args, ++i, arg));
                 case CliFrontend.CACHE_DIRECTORY -> options.cacheDirectory(Path.of(value(args, ++i, arg)));
                 case CliFrontend.NO_CACHE -> options.useCache(false);
+                case CliFrontend.JIT_FRAMES -> options.jitFrames(value(args, ++i, arg));
+                case CliFrontend.PTXAS -> options.ptxas(value(args, ++i, arg));
+                case CliFrontend.DRIVER_CUDA_VERSION -> options.driverCudaVersion(value(args, ++i, arg));
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);

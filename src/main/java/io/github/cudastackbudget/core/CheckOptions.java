@@ -49,12 +49,30 @@ import java.util.Objects;
  *                           {@code %LOCALAPPDATA%\cuda-stack-budget\cache}; see {@code core.cache.KernelCache})
  * @param useCache           true (the default): reads are served from and stored in the kernel cache; false: every
  *                           library is read
+ * @param jitFrames          {@code off} (the default, also for null) or {@code ptxas}: the frames of functions a
+ *                           device would JIT-compile from PTX are computed with ptxas
+ * @param ptxas              the ptxas executable, or null to look for it (PATH, {@code $CUDA_HOME/bin}, ...)
+ * @param driverCudaVersion  the CUDA version of the target driver ({@code 12.8}), or null: a ptxas of another
+ *                           release gets a warning
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
         boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
-        Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache) {
+        Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache,
+        String jitFrames, String ptxas, String driverCudaVersion) {
+
+    /** Options that compute no JIT frames. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+            Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, cacheDirectory, useCache, null,
+                null, null);
+    }
 
     /** Options with the kernel cache in its default directory. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
@@ -115,7 +133,8 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
                 .maxStackPerThread(maxStackPerThread).outputDirectory(outputDirectory).top(top).verbose(verbose)
                 .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
                 .frontend(frontend).failOnUnreadable(failOnUnreadable).platforms(platforms)
-                .cacheDirectory(cacheDirectory).useCache(useCache);
+                .cacheDirectory(cacheDirectory).useCache(useCache).jitFrames(jitFrames).ptxas(ptxas)
+                .driverCudaVersion(driverCudaVersion);
     }
 
     /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
@@ -144,8 +163,26 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         private Frontend frontend = Frontend.PARAMETERS;
         private Path cacheDirectory;
         private boolean useCache = true;
+        private String jitFrames;
+        private String ptxas;
+        private String driverCudaVersion;
 
         private Builder() {
+        }
+
+        public Builder jitFrames(String value) {
+            jitFrames = value;
+            return this;
+        }
+
+        public Builder ptxas(String value) {
+            ptxas = value;
+            return this;
+        }
+
+        public Builder driverCudaVersion(String value) {
+            driverCudaVersion = value;
+            return this;
         }
 
         public Builder fileSets(List<FileSetSpec> value) {
@@ -272,7 +309,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
             return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                     devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
                     environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, cacheDirectory,
-                    useCache);
+                    useCache, jitFrames, ptxas, driverCudaVersion);
         }
     }
 
@@ -311,7 +348,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                 devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
                 environment, jarScan, newLaunchLog, newLibraryLog, frontend, failOnUnreadable, platforms, cacheDirectory,
-                useCache);
+                useCache, jitFrames, ptxas, driverCudaVersion);
     }
 
     /** The kernel cache's directory, or null when the cache is off: the configured one, else the user's default. */

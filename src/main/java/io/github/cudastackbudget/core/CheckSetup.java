@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.check.CheckRequest;
 import io.github.cudastackbudget.core.check.EngineProvider;
+import io.github.cudastackbudget.core.check.JitOptions;
 import io.github.cudastackbudget.core.check.LaunchLogs;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DefaultDevices;
@@ -67,7 +68,26 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
                 options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
                 Demangler.fromEnvironment(options.environment(), options.timeout()), options.jarScan(), launch,
-                frontend, options.failOnUnreadable(), platforms, options.effectiveCacheDirectory()), warnings);
+                frontend, options.failOnUnreadable(), platforms, options.effectiveCacheDirectory(), jit(options)),
+                warnings);
+    }
+
+    /** The JIT-frame options: {@code jitFrames} off or ptxas; ptxas uses the tool timeout per module, on all cores. */
+    private static JitOptions jit(CheckOptions options) throws CheckException {
+        JitOptions.Mode mode;
+        try {
+            mode = JitOptions.Mode.parse(options.jitFrames(), options.frontend().name(Option.JIT_FRAMES));
+        } catch (InvalidValueException e) {
+            throw new CheckException(e.getMessage() + " (" + options.frontend().howToSet(Option.JIT_FRAMES, "ptxas")
+                    + " or off)", e);
+        }
+        String driver = options.driverCudaVersion();
+        if (driver != null && !driver.isBlank() && !driver.strip().matches("\\d+(\\.\\d+){0,2}")) {
+            throw new CheckException(options.frontend().name(Option.DRIVER_CUDA_VERSION) + " '" + driver
+                    + "' is not a CUDA version such as 12.8 or 13.0");
+        }
+        return new JitOptions(mode, options.ptxas(), driver, options.timeout(), options.environment(),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /**
@@ -80,6 +100,7 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         limits(options, GpuCatalog.bundled());
         platforms(options);
         engineProvider(options);
+        jit(options);
     }
 
     private static PlatformSelection platforms(CheckOptions options) throws CheckException {

@@ -42,6 +42,8 @@ final class MavenScanSupport {
     static final String DEFAULT_PARALLELISM = "0";
     /** The kernel cache is on by default (in the user's cache directory). */
     static final String DEFAULT_USE_CACHE = "true";
+    /** JIT frames are not computed by default (see the JIT frames page for why). */
+    static final String DEFAULT_JIT_FRAMES = "off";
 
     private static final Set<String> SCOPES = Set.of(Artifact.SCOPE_COMPILE, Artifact.SCOPE_RUNTIME,
             Artifact.SCOPE_PROVIDED, Artifact.SCOPE_SYSTEM, Artifact.SCOPE_TEST);

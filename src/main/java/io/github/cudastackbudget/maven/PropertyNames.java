@@ -37,6 +37,12 @@ public final class PropertyNames {
     public static final String CACHE_DIRECTORY = "cudaStackBudget.cacheDirectory";
     /** Whether the kernel cache is used ({@code check} and {@code report}). */
     public static final String USE_CACHE = "cudaStackBudget.useCache";
+    /** How the frames of functions a device JIT-compiles are computed: off or ptxas ({@code check} and {@code report}). */
+    public static final String JIT_FRAMES = "cudaStackBudget.jitFrames";
+    /** The ptxas executable ({@code check} and {@code report}). */
+    public static final String PTXAS = "cudaStackBudget.ptxas";
+    /** The CUDA version of the target driver ({@code check} and {@code report}). */
+    public static final String DRIVER_CUDA_VERSION = "cudaStackBudget.driverCudaVersion";
 
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
@@ -79,6 +85,9 @@ public final class PropertyNames {
             case LIBRARY_LOG -> LIBRARY_LOG;
             case CACHE_DIRECTORY -> CACHE_DIRECTORY;
             case USE_CACHE -> USE_CACHE;
+            case JIT_FRAMES -> JIT_FRAMES;
+            case PTXAS -> PTXAS;
+            case DRIVER_CUDA_VERSION -> DRIVER_CUDA_VERSION;
             case LIBRARIES, LIBRARY_FILES, DEVICES, OUTPUT_DIRECTORY, JAR_INCLUDES, JAR_EXCLUDES -> null;
         });
     }

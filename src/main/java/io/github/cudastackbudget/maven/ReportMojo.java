@@ -219,6 +219,33 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     @Parameter(property = PropertyNames.USE_CACHE, defaultValue = MavenScanSupport.DEFAULT_USE_CACHE)
     private boolean useCache;
 
+    /**
+     * How the frames of functions a device would JIT-compile from PTX (no embedded SASS runs on it, e.g. an sm_120
+     * device and a library with sm_90 SASS and compute_90 PTX) are computed: {@code off} (the default: they are listed
+     * as "frame unknown at build time", a device that runs nothing else is skipped, and one log line names this
+     * parameter), or {@code ptxas}: the PTX the driver would choose is compiled with {@code ptxas -arch=sm_XX -v} for
+     * each such device, only the modules holding functions a configured device needs, on all cores, with
+     * {@code timeout} per module and the results in the kernel cache; the device then gets a figure and a verdict,
+     * each such frame labelled "JIT" with the ptxas version in every report. See the JIT frames page.
+     */
+    @Parameter(property = PropertyNames.JIT_FRAMES, defaultValue = MavenScanSupport.DEFAULT_JIT_FRAMES)
+    private String jitFrames;
+
+    /**
+     * The ptxas executable for {@code jitFrames} {@code ptxas}. Default: found on the {@code PATH}, then in
+     * {@code $CUDA_HOME/bin}, {@code $CUDA_PATH/bin} and {@code /usr/local/cuda/bin}.
+     */
+    @Parameter(property = PropertyNames.PTXAS)
+    private String ptxas;
+
+    /**
+     * The CUDA version of the driver the code will run under ({@code 12.8}, {@code 13.0}): the driver JIT-compiles
+     * PTX with its own compiler, so JIT frames computed by a ptxas of another release get a warning. Not set: no
+     * comparison.
+     */
+    @Parameter(property = PropertyNames.DRIVER_CUDA_VERSION)
+    private String driverCudaVersion;
+
     // AbstractMavenReport's parameters (maven-reporting-impl 4.0.0), declared here with its annotations and words:
     // the report's descriptor and help stay as they were when this class extended it (StandaloneSitePage gets them)
 
@@ -564,7 +591,8 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
         return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
                 jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, jsonReport.getAbsoluteFile().getParentFile().toPath(), false);
+                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, jsonReport.getAbsoluteFile().getParentFile().toPath(), false)
+                .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion).build();
     }
 
     /** The {@code reportSource} values. */

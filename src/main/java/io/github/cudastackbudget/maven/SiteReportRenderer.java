@@ -193,7 +193,7 @@ final class SiteReportRenderer {
             if (worst != null && !device.skipped()) {
                 code(worst.displayName());
                 sink.lineBreak();
-                sink.text(worst.arch() + ", " + worst.library() + ", " + worst.stackLabel() + " B per thread");
+                sink.text(worst.archLabel() + ", " + worst.library() + ", " + worst.stackLabel() + " B per thread");
             }
             sink.tableCell_();
             cell(notes(device));
@@ -285,7 +285,7 @@ final class SiteReportRenderer {
             kernelTable(worst);
         }
         notes("Kernels with an UNKNOWN frame (recursion or indirect calls; not in the figure above)",
-                device.unknownStack().stream().map(k -> k.displayName() + " [" + k.arch() + "] in " + k.library())
+                device.unknownStack().stream().map(k -> k.displayName() + " [" + k.archLabel() + "] in " + k.library())
                         .toList());
         notes("Functions this device would JIT-compile from PTX (frame unknown at build time)",
                 device.jit().stream().map(n -> describe(n) + (n.jitFrom() == null ? "" : ", from " + n.jitFrom()))
@@ -310,7 +310,7 @@ final class SiteReportRenderer {
                         return name + "skipped (none of its SASS runs here)";
                     }
                     return name + Figures.bytes(platform.reservationBytes()) + (worst == null
-                            ? " (no kernel with a frame)" : ", " + worst.displayName() + " [" + worst.arch() + "] in "
+                            ? " (no kernel with a frame)" : ", " + worst.displayName() + " [" + worst.archLabel() + "] in "
                                     + worst.library() + ", " + worst.stackLabel() + " B per thread")
                             + (platform.status() == Verdict.FAIL ? ", over budget" : "");
                 }).toList());
@@ -322,13 +322,13 @@ final class SiteReportRenderer {
             KernelRow statically = launched.staticWorstKernel();
             paragraph("Static bound (every kernel this device runs, launched or not; not judged): "
                     + Figures.bytes(device.staticReservationBytes()) + (statically == null || statically.stack() == 0
-                            ? "." : "; static worst kernel " + statically.displayName() + " [" + statically.arch()
+                            ? "." : "; static worst kernel " + statically.displayName() + " [" + statically.archLabel()
                                     + "] in " + statically.library() + ", " + statically.stackLabel() + " B per thread."));
         } else {
             KernelRow worst = launched.worstKernel();
             paragraph("Launched kernels alone (not judged: the launch log is incomplete): "
                     + Figures.bytes(launched.reservationBytes()) + (worst == null || worst.stack() == 0 ? "."
-                            : "; worst launched kernel " + worst.displayName() + " [" + worst.arch() + "] in "
+                            : "; worst launched kernel " + worst.displayName() + " [" + worst.archLabel() + "] in "
                                     + worst.library() + ", " + worst.stackLabel() + " B per thread."));
         }
     }
@@ -468,7 +468,7 @@ final class SiteReportRenderer {
         code(kernel.displayName());
         sink.tableCell_();
         cell(kernel.library());
-        cell(kernel.arch());
+        cell(kernel.archLabel());
         cell(kernel.stackLabel());
     }
 
@@ -501,7 +501,7 @@ final class SiteReportRenderer {
             sink.tableCell();
             if (library.worstKernel() != null) {
                 code(library.worstKernel().displayName());
-                sink.text(" [" + library.worstKernel().arch() + "]");
+                sink.text(" [" + library.worstKernel().archLabel() + "]");
             }
             sink.tableCell_();
             cell(library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy());

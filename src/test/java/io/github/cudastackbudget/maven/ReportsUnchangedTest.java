@@ -104,7 +104,7 @@ class ReportsUnchangedTest {
         }));
         all.add(new Scenario("test-binaries-native", (work, out) -> options(
                 List.of(new FileSetSpec(RecordedCuobjdump.TEST_CUDA.toAbsolutePath(), FileSetSpec.DEFAULT_INCLUDES,
-                        List.of("stack-demo/**"))), List.of(), "com.example:frames:1.0",
+                        List.of("stack-demo/**", "libjit*.so"))), List.of(), "com.example:frames:1.0",
                 "native", work.resolve("no-cuobjdump").toString(),
                 List.of(new DeviceDefinition(null, "lab-gpu", "8.6", null, "84", "1536", "24 GiB", "300 MiB")),
                 "h200-141gb,l4,rtx-5090,t4,b200", "1 GiB", null, out, JarScanOptions.NONE, null)));

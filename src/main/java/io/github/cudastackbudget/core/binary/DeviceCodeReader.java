@@ -135,7 +135,69 @@ public final class DeviceCodeReader {
         }
     }
 
-    private DeviceCodeListing readRegion(String source, String label, ByteRegion region) throws BinaryFormatException {
+    /**
+     * What the driver compiles when no SASS fits: the text of each PTX entry of a file that {@code wanted} asks for,
+     * in file order, one at a time (each decompressed alone, so memory holds one module): for the JIT frames that ptxas
+     * computes.
+     */
+    public interface PtxVisitor {
+        /**
+         * @param label       the library label of the entry (the file's, or {@code label(member)})
+         * @param target      the PTX target ({@code compute_80} as {@code sm_80} with its variant)
+         * @param entryOffset the entry header's offset in the file
+         * @param text        the PTX text, trailing NUL padding removed
+         */
+        void module(String label, GpuArch target, long entryOffset, ByteBuffer text) throws BinaryFormatException;
+    }
+
+    /** Visits the PTX entries of a file that {@code wanted} (library label, target) accepts. */
+    public void ptxModules(Path file, java.util.function.BiPredicate<String, GpuArch> wanted, PtxVisitor visitor)
+            throws IOException, BinaryFormatException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            Path name = file.getFileName();
+            ptxModules(file.toString(), name == null ? file.toString() : name.toString(),
+                    ByteRegion.map(file.toString(), channel), wanted, visitor);
+        }
+    }
+
+    /** Visits the PTX entries of a region (a file, a JAR entry's bytes) that {@code wanted} accepts. */
+    public void ptxModules(String source, String label, ByteRegion region,
+            java.util.function.BiPredicate<String, GpuArch> wanted, PtxVisitor visitor) throws BinaryFormatException {
+        try {
+            Blocks blocks = blocks(source, region);
+            EntryDecompressor.FileBudget budget = new EntryDecompressor.FileBudget(maxFileBytes);
+            for (int i = 0; i < blocks.tasks.size(); i++) {
+                String member = blocks.members.get(i);
+                String blockLabel = member == null ? label : label + "(" + member + ")";
+                for (Task task : blocks.tasks.get(i)) {
+                    if (task.entry() == null || !task.entry().header().isPtx()) {
+                        continue;
+                    }
+                    FatbinEntry header = task.entry().header();
+                    GpuArch target = entryArch(header, task.source());
+                    if (!wanted.test(blockLabel, target)) {
+                        continue;
+                    }
+                    ByteBuffer payload = decompressor.payload(task.entry(), task.source(), budget);
+                    ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
+                    int end = copy.limit();
+                    while (end > 0 && copy.get(end - 1) == 0) {
+                        end--;
+                    }
+                    copy.limit(end);
+                    visitor.module(blockLabel, target, header.fileOffset(), copy);
+                }
+            }
+        } catch (InternalError e) {
+            throw changedWhileRead(source, -1, e);
+        }
+    }
+
+    /** The images to decode per block (the file, or each archive member) and the members' names (null outside). */
+    private record Blocks(BinaryKind kind, List<List<Task>> tasks, List<String> members) {
+    }
+
+    private Blocks blocks(String source, ByteRegion region) throws BinaryFormatException {
         List<List<Task>> blocks = new ArrayList<>();
         List<String> members = new ArrayList<>();
         BinaryKind kind = DeviceCodeDetector.kind(region);
@@ -158,7 +220,14 @@ public final class DeviceCodeReader {
             }
             default -> throw new BinaryFormatException(source, region.fileOffset(0), DeviceCodeDetector.NOT_RECOGNISED);
         }
+        return new Blocks(kind, blocks, members);
+    }
 
+    private DeviceCodeListing readRegion(String source, String label, ByteRegion region) throws BinaryFormatException {
+        Blocks found = blocks(source, region);
+        BinaryKind kind = found.kind();
+        List<List<Task>> blocks = found.tasks();
+        List<String> members = found.members();
         List<List<DeviceImage>> images = run(blocks, new EntryDecompressor.FileBudget(maxFileBytes));
         List<DeviceCodeListing.Block> result = new ArrayList<>(blocks.size());
         for (int i = 0; i < blocks.size(); i++) {

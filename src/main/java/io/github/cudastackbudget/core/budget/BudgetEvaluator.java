@@ -32,14 +32,24 @@ public final class BudgetEvaluator {
 
     private final SizeLimit defaultMaxReservation;
     private final Long maxStackPerThread;
+    private final JitFrameLookup jitFrames;
 
     /**
      * @param defaultMaxReservation the budget of devices without their own, or null
      * @param maxStackPerThread     the per-kernel frame limit in bytes, or null
      */
     public BudgetEvaluator(SizeLimit defaultMaxReservation, Long maxStackPerThread) {
+        this(defaultMaxReservation, maxStackPerThread, JitFrameLookup.NONE);
+    }
+
+    /**
+     * @param jitFrames the frames computed for functions a device JIT-compiles (ptxas): such a function counts like
+     *                  a SASS image with that frame (its record labelled by its origin); the others stay in the JIT list
+     */
+    public BudgetEvaluator(SizeLimit defaultMaxReservation, Long maxStackPerThread, JitFrameLookup jitFrames) {
         this.defaultMaxReservation = defaultMaxReservation;
         this.maxStackPerThread = maxStackPerThread;
+        this.jitFrames = jitFrames == null ? JitFrameLookup.NONE : jitFrames;
     }
 
     public DeviceResult evaluate(KernelIndex index, DeviceTarget target) {
@@ -67,24 +77,36 @@ public final class BudgetEvaluator {
         List<FunctionChoice> choices = new ArrayList<>(index.functionCount());
         index.imagesByFunction().forEach((function, images) -> choices.add(
                 ImageSelector.choose(function, images, index.ptxTargets(function), capability)));
-        List<FunctionChoice> jit = filter(choices, FunctionChoice.Outcome.JIT);
+        // JIT functions whose frame was computed (ptxas) count as images; the others stay "frame unknown"
+        Map<KernelRecord.FunctionKey, KernelRecord> jitImages = new java.util.HashMap<>();
+        List<FunctionChoice> jit = new ArrayList<>();
+        for (FunctionChoice choice : filter(choices, FunctionChoice.Outcome.JIT)) {
+            Optional<KernelRecord> frame = jitFrames.frame(choice.function(), choice.jitFrom(), capability);
+            if (frame.isPresent()) {
+                jitImages.put(choice.function(), frame.get());
+            } else {
+                jit.add(choice);
+            }
+        }
         List<FunctionChoice> cannotRun = filter(choices, FunctionChoice.Outcome.CANNOT_RUN);
 
-        if (chosen.isEmpty()) {
+        if (chosen.isEmpty() && jitImages.isEmpty()) {
             String reason = "no embedded SASS runs on " + capability.smName() + " (compute capability " + capability
                     + "); embedded: " + embedded(index)
                     + (jit.isEmpty() ? "; no usable PTX either, so its kernels cannot launch there"
                             : "; " + jit.size() + " function(s) would be JIT-compiled from PTX, frame unknown at build time");
             LaunchedFigures figures = launched == null ? null
-                    : launchedFigures(choices, launched, device.maxResidentThreads(), capability);
+                    : launchedFigures(choices, jitImages, launched, device.maxResidentThreads(), capability);
             return new DeviceResult(device, DeviceResult.Status.SKIPPED, reason, null, false, new TreeMap<>(), List.of(),
                     null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of(), figures);
         }
 
-        List<KernelRecord> selected = choices.stream().filter(choice -> choice.chosen() != null)
-                .map(FunctionChoice::chosen).sorted(LARGEST_FRAME_FIRST).toList();
+        List<KernelRecord> selected = java.util.stream.Stream.concat(choices.stream()
+                .filter(choice -> choice.chosen() != null).map(FunctionChoice::chosen), jitImages.values().stream())
+                .sorted(LARGEST_FRAME_FIRST).toList();
         SortedMap<String, Integer> imageCounts = new TreeMap<>();
-        selected.forEach(record -> imageCounts.merge(record.arch().sassLabel(), 1, Integer::sum));
+        selected.forEach(record -> imageCounts.merge(record.arch().sassLabel()
+                + (record.origin().isStatic() ? "" : " (JIT)"), 1, Integer::sum));
         List<KernelRecord> unknownStack = selected.stream().filter(KernelRecord::stackUnknown).toList();
         KernelRecord worst = selected.stream().filter(record -> !record.stackUnknown()).findFirst().orElse(null);
         KernelRecord worstLocal = selected.stream().filter(record -> record.local() > 0)
@@ -93,7 +115,8 @@ public final class BudgetEvaluator {
         long threads = device.maxResidentThreads();
         long frame = worst == null ? 0 : worst.stack();
         long staticReservation = Reservation.bytesFor(threads, frame);
-        LaunchedFigures figures = launched == null ? null : launchedFigures(choices, launched, threads, capability);
+        LaunchedFigures figures = launched == null ? null
+                : launchedFigures(choices, jitImages, launched, threads, capability);
         boolean launchedHeadline = figures != null && figures.headline();
         long reservation = launchedHeadline ? figures.reservationBytes() : staticReservation;
         long increment = launchedHeadline ? figures.incrementBytes() : Reservation.incrementFor(threads, frame);
@@ -110,7 +133,9 @@ public final class BudgetEvaluator {
                     .forEach(record -> violations.add(new Violation(device.name(), Violation.Kind.STACK, record.stack(),
                             maxStackPerThread, record)));
         }
-        GpuArch chosenArch = chosen.get();
+        // a device that runs only JIT-compiled code: the arch its frames were computed for
+        GpuArch chosenArch = chosen.orElseGet(() -> jitImages.values().stream().map(KernelRecord::arch)
+                .max(Comparator.naturalOrder()).orElseThrow());
         return new DeviceResult(device, violations.isEmpty() ? DeviceResult.Status.PASS : DeviceResult.Status.FAIL, null,
                 chosenArch, !chosenArch.capability().equals(capability), imageCounts, selected, worst, reservation,
                 staticReservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
@@ -173,7 +198,8 @@ public final class BudgetEvaluator {
                 frame.sharedBytes() == null ? 0 : frame.sharedBytes(), 0);
     }
 
-    private static LaunchedFigures launchedFigures(List<FunctionChoice> choices, Launched launched, long threads,
+    private static LaunchedFigures launchedFigures(List<FunctionChoice> choices,
+            Map<KernelRecord.FunctionKey, KernelRecord> jitImages, Launched launched, long threads,
             ComputeCapability capability) {
         List<DriverDifference> differences = new ArrayList<>();
         List<LaunchedKernel> otherArch = new ArrayList<>();
@@ -200,6 +226,9 @@ public final class BudgetEvaluator {
                             && CompatibilityRules.sassRunsOn(launch.driver().arch(), capability)) {
                         kernels.add(new LaunchedImage(driverRecord(launch, capability, choice.function().library()),
                                 launch, FrameSource.DRIVER));
+                    } else if (jitImages.get(choice.function()) != null) {
+                        // no driver figure for this device: the frame ptxas computed for the PTX it would JIT
+                        kernels.add(new LaunchedImage(jitImages.get(choice.function()), launch));
                     } else {
                         jit.add(choice);
                     }

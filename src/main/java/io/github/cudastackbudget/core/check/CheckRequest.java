@@ -32,11 +32,23 @@ import java.util.Objects;
  * @param failOnUnreadable      device code that cannot be read fails the check (else a warning and a report entry)
  * @param platforms             the platforms whose libraries the devices are judged over (the others are reported
  *                              as not gated)
+ * @param cacheDirectory        the kernel cache's directory, or null without a cache
+ * @param jit                   whether and how the frames of functions a device JIT-compiles are computed (ptxas)
  */
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
         Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
-        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory) {
+        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit) {
+
+    /** A request that computes no JIT frames. */
+    public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+            int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+            Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
+            boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory) {
+        this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
+                maxStackPerThread, demangler, jarScan, launch, frontend, failOnUnreadable, platforms, cacheDirectory,
+                JitOptions.OFF);
+    }
 
     /** A request without a kernel cache. */
     public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
@@ -73,6 +85,7 @@ public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles,
         deviceOrigin = deviceOrigin == null ? DeviceOrigin.configured() : deviceOrigin;
         frontend = frontend == null ? Frontend.PARAMETERS : frontend;
         platforms = platforms == null ? PlatformSelection.ALL : platforms;
+        jit = jit == null ? JitOptions.OFF : jit;
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(demangler, "demangler");
         if (parallelism < 1) {

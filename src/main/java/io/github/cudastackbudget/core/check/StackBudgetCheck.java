@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * The Maven-free pipeline, stage by stage: {@link Inputs} (which files and JAR entries hold device code),
- * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link Verdicts} (each
+ * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link JitFrames} (the frames of
+ * what a device JIT-compiles, from ptxas), {@link Verdicts} (each
  * device against its budgets), with {@link CheckWarnings} collecting what the user should know. Writing reports and
  * deciding whether to fail is the caller's.
  */
@@ -54,11 +55,14 @@ public final class StackBudgetCheck {
         KernelIndex index = KernelIndex.of(scans);
         // the demangler (an external tool, fed every name) runs while the devices are judged: the verdicts need no
         // readable names, and nothing else warns meanwhile, so the warnings keep their order
+        // JIT frames first: they warn, and the demangler below may warn while the devices are judged
+        JitFrames jitFrames = scans.isEmpty() ? JitFrames.NONE
+                : JitFrames.compute(request, inputs, scans, index, listener, warnings);
         java.util.concurrent.CompletableFuture<Map<String, String>> names = java.util.concurrent.CompletableFuture
                 .supplyAsync(() -> displayNames(request, index, run, warnings), StackBudgetCheck::daemon);
         List<DeviceResult> devices;
         try {
-            devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run);
+            devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames);
         } finally {
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }

@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core.check;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.JitFrameLookup;
 import io.github.cudastackbudget.core.budget.PlatformWorst;
 import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
@@ -33,7 +34,14 @@ final class Verdicts {
      */
     static List<DeviceResult> evaluate(CheckRequest request, List<LibraryScan> scans, KernelIndex index,
             LaunchedRun launched) throws CheckProblem {
-        BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread());
+        return evaluate(request, scans, index, launched, JitFrameLookup.NONE);
+    }
+
+    /** The verdicts, counting the JIT frames computed ({@link JitFrames}) for functions a device JIT-compiles. */
+    static List<DeviceResult> evaluate(CheckRequest request, List<LibraryScan> scans, KernelIndex index,
+            LaunchedRun launched, JitFrameLookup jitFrames) throws CheckProblem {
+        BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread(),
+                jitFrames);
         BudgetEvaluator.Launched launchedFunctions = launched == null ? null
                 : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline(),
                         launched.match().unmatched());

@@ -68,14 +68,45 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
      */
     static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
             Consumer<String> stdout, Consumer<Process> afterDescendantsKilled, int maxLine, long maxOutput) {
+        return run(executable, arguments, stdin, timeout, stdout, null, afterDescendantsKilled, maxLine, maxOutput);
+    }
+
+    /**
+     * {@link #run(Path, List, byte[], Duration, Consumer)} for a tool that prints what the caller needs on standard
+     * error (ptxas {@code -v}): every line of standard error goes to {@code stderrLines} too, under the same bounds as
+     * standard output (the record's {@code stderr} keeps its first 64 KiB as always).
+     */
+    public static ToolRun runWithStderrLines(Path executable, List<String> arguments, Duration timeout,
+            Consumer<String> stdout, Consumer<String> stderrLines) {
+        return run(executable, arguments, null, timeout, stdout, stderrLines, tool -> { }, MAX_LINE, MAX_OUTPUT);
+    }
+
+    private static ToolRun run(Path executable, List<String> arguments, byte[] stdin, Duration timeout,
+            Consumer<String> stdout, Consumer<String> stderrLines, Consumer<Process> afterDescendantsKilled,
+            int maxLine, long maxOutput) {
         CommandLine command = new CommandLine(executable.toFile());
         arguments.forEach(argument -> command.addArgument(argument, false));
         TreeKillingWatchdog watchdog = new TreeKillingWatchdog(timeout, afterDescendantsKilled);
         LineStream lines = new LineStream(stdout, maxLine, maxOutput, watchdog::stopEarly);
         BoundedBuffer stderr = new BoundedBuffer(MAX_STDERR);
+        LineStream errorLines = stderrLines == null ? null : new LineStream(stderrLines, maxLine, maxOutput,
+                watchdog::stopEarly);
+        OutputStream errors = errorLines == null ? stderr : new OutputStream() {
+            @Override
+            public void write(int value) {
+                stderr.write(value);
+                errorLines.write(value);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                stderr.write(bytes, offset, length);
+                errorLines.write(bytes, offset, length);
+            }
+        };
         DefaultExecutor executor = DefaultExecutor.builder().get();
-        PumpStreamHandler streams = stdin == null ? new PumpStreamHandler(lines, stderr)
-                : new PumpStreamHandler(lines, stderr, new ByteArrayInputStream(stdin));
+        PumpStreamHandler streams = stdin == null ? new PumpStreamHandler(lines, errors)
+                : new PumpStreamHandler(lines, errors, new ByteArrayInputStream(stdin));
         // once the tool has ended (or was killed), stop pumping output that a surviving grandchild still holds open
         streams.setStopTimeout(STREAM_STOP_TIMEOUT);
         executor.setStreamHandler(streams);
@@ -99,9 +130,19 @@ public record ToolRun(int exitCode, String stderr, boolean timedOut, IOException
             if (lines.consumerFailure() != null) {
                 throw lines.consumerFailure();
             }
+            if (errorLines != null) {
+                if (errorLines.refused() == null) {
+                    errorLines.flushLastLine();
+                }
+                if (errorLines.consumerFailure() != null) {
+                    throw errorLines.consumerFailure();
+                }
+            }
         }
+        String refusedOutput = lines.refused() != null ? lines.refused()
+                : errorLines != null && errorLines.refused() != null ? "on standard error: " + errorLines.refused() : null;
         // the watchdog's own verdict, not killedProcess(): see TreeKillingWatchdog
-        return new ToolRun(exitCode, stderr.text(), timedOut, failure, timedOut ? null : lines.refused());
+        return new ToolRun(exitCode, stderr.text(), timedOut, failure, timedOut ? null : refusedOutput);
     }
 
     /**

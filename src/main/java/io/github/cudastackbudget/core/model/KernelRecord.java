@@ -14,14 +14,23 @@ import java.util.Objects;
  * @param stackUnknown true when the tool printed {@code STACK:UNKNOWN} (recursion or indirect calls across files)
  * @param shared       static shared memory per block (SHARED)
  * @param local        LOCAL bytes per thread
+ * @param origin       where the frame figure comes from ({@link FrameOrigin#STATIC} for an embedded image; for a JIT
+ *                     figure, {@code arch} is the target ptxas compiled for, the device's {@code sm_XX})
  */
 public record KernelRecord(String library, GpuArch arch, String name, int registers, long stack, boolean stackUnknown,
-        long shared, long local) {
+        long shared, long local, FrameOrigin origin) {
 
     public KernelRecord {
         Objects.requireNonNull(library, "library");
         Objects.requireNonNull(arch, "arch");
         Objects.requireNonNull(name, "name");
+        origin = origin == null ? FrameOrigin.STATIC : origin;
+    }
+
+    /** A record read from an embedded SASS image. */
+    public KernelRecord(String library, GpuArch arch, String name, int registers, long stack, boolean stackUnknown,
+            long shared, long local) {
+        this(library, arch, name, registers, stack, stackUnknown, shared, local, FrameOrigin.STATIC);
     }
 
     /** The function's identity across images: one function of one library. */

@@ -423,6 +423,12 @@ public final class JsonReportWriter {
         json.writeStringField("displayName", row.displayName());
         json.writeStringField("library", row.library());
         json.writeStringField("arch", row.arch());
+        if (!row.staticFrame()) {
+            // schema 2 addition: a figure not read from an embedded image (absent: static)
+            json.writeStringField("frameSource", row.frameSource());
+            writeNullable("jitFrom", row.jitFrom());
+            writeNullable("frameTool", row.frameTool());
+        }
         json.writeNumberField("registers", row.registers());
         if (row.stackUnknown()) {
             json.writeNullField("stack");

@@ -99,7 +99,7 @@ public final class TextReport {
                 ? " launched (static " + Figures.bytes(device.staticReservationBytes()) + ")" : "")
                 + (device.budgetBytes() == null ? "" : " of " + Figures.bytes(device.budgetBytes()))
                 + (worst == null ? "" : "  <- " + abbreviate(worst.displayName(), SUMMARY_NAME_WIDTH) + " ["
-                        + worst.arch() + "] in " + worst.library());
+                        + worst.archLabel() + "] in " + worst.library());
     }
 
     private static String launchedSummary(LaunchedRunReport run) {
@@ -216,7 +216,7 @@ public final class TextReport {
             boolean worstFromDriver = launched.kernels().stream()
                     .anyMatch(row -> row.kernel().equals(worst) && row.driverReported());
             out.add("      largest launched frame " + Figures.grouped(worst.stack()) + " B in " + worst.library() + " ["
-                    + worst.arch() + "]" + (worstFromDriver ? " (driver-reported)" : launched.driverFrames()
+                    + worst.archLabel() + "]" + (worstFromDriver ? " (driver-reported)" : launched.driverFrames()
                             ? " (static)" : ""));
             out.add("      kernel: " + worst.displayName());
             launched.kernels().stream().filter(row -> row.kernel().equals(worst)).findFirst().ifPresent(row ->
@@ -259,7 +259,7 @@ public final class TextReport {
             KernelRow kernel = row.kernel();
             out.add(String.format(Locale.ROOT,
                     "    STACK %8s B  LOCAL %6d B  SHARED %6d B  DYN %6s B  REG %3d  %-8s %s  (%s)", stack(kernel),
-                    kernel.local(), kernel.shared(), dynamic(row), kernel.registers(), kernel.arch(),
+                    kernel.local(), kernel.shared(), dynamic(row), kernel.registers(), kernel.archLabel(),
                     kernel.displayName(), kernel.library()) + (row.frameSource() == null ? "" : " [" + row.frameSource()
                             + "]"));
         }
@@ -288,7 +288,7 @@ public final class TextReport {
                 out.add("    " + name + Figures.bytes(platform.reservationBytes()) + " (no kernel with a frame)");
             } else {
                 out.add("    " + name + Figures.bytes(platform.reservationBytes()) + " (" + worst.displayName() + " ["
-                        + worst.arch() + "] in " + worst.library() + ", " + Figures.grouped(worst.stack()) + " B/thread)"
+                        + worst.archLabel() + "] in " + worst.library() + ", " + Figures.grouped(worst.stack()) + " B/thread)"
                         + (platform.status() == Verdict.FAIL ? (platform.gated() ? " over budget"
                                 : " over budget, not gated") : ""));
             }
@@ -380,7 +380,7 @@ public final class TextReport {
         out.add("      over the default " + Reservation.DEFAULT_STACK_LIMIT + " B limit: "
                 + Figures.bytes(device.staticIncrementBytes()));
         out.add("      largest stack frame " + Figures.grouped(worst.stack()) + " B in " + worst.library() + " ["
-                + worst.arch() + "]");
+                + worst.archLabel() + "]");
         out.add("      kernel: " + worst.displayName());
         out.add("      shared memory: " + Figures.grouped(worst.shared()) + " B static");
     }
@@ -391,7 +391,7 @@ public final class TextReport {
         List<KernelRow> shown = device.worstKernels(top);
         for (KernelRow kernel : shown) {
             out.add(String.format(Locale.ROOT, "    STACK %8s B  LOCAL %6d B  SHARED %6d B  REG %3d  %-8s %s  (%s)",
-                    stack(kernel), kernel.local(), kernel.shared(), kernel.registers(), kernel.arch(),
+                    stack(kernel), kernel.local(), kernel.shared(), kernel.registers(), kernel.archLabel(),
                     kernel.displayName(), kernel.library()));
         }
         List<KernelRow> hidden = framed.subList(shown.size(), framed.size());

@@ -32,7 +32,10 @@ public enum Option {
     LAUNCH_LOG("launchLog"),
     LIBRARY_LOG("libraryLog"),
     CACHE_DIRECTORY("cacheDirectory"),
-    USE_CACHE("useCache");
+    USE_CACHE("useCache"),
+    JIT_FRAMES("jitFrames"),
+    PTXAS("ptxas"),
+    DRIVER_CUDA_VERSION("driverCudaVersion");
 
     private final String parameter;
 

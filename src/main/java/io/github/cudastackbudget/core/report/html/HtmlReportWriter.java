@@ -198,7 +198,7 @@ public final class HtmlReportWriter {
                 add("<div><span class=\"label\">", device.launchedHeadline() ? "Worst launched" : "Worst kernel",
                         "</span> ",
                         Html.kernelName(worst.displayName(), worst.name()),
-                        " [", e(worst.arch()), "] in <span class=\"lib\">", e(worst.library()), "</span>, ",
+                        " [", e(worst.archLabel()), "] in <span class=\"lib\">", e(worst.library()), "</span>, ",
                         Figures.grouped(worst.stack()), " B per thread.</div>");
             }
             if (device.launched() != null) {
@@ -265,7 +265,7 @@ public final class HtmlReportWriter {
                     Html.bytes(device.incrementBytes()), "</td><td class=\"worst\">");
             if (worst != null && worst.stack() > 0) {
                 add(Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name()),
-                        "<div class=\"sub\">", Figures.grouped(worst.stack()), " B \u00b7 ", e(worst.arch()),
+                        "<div class=\"sub\">", Figures.grouped(worst.stack()), " B \u00b7 ", e(worst.archLabel()),
                         " \u00b7 <span class=\"lib\">", e(worst.library()), "</span></div>");
             } else {
                 add("no stack frame");
@@ -366,7 +366,7 @@ public final class HtmlReportWriter {
         if (worst != null && worst.stack() > 0) {
             fact(device.launchedHeadline() ? "Worst launched kernel" : "Worst kernel",
                     Html.kernelName(worst.displayName(), worst.name()) + "<div class=\"sub\">"
-                    + e(worst.arch()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
+                    + e(worst.archLabel()) + " in <span class=\"lib\">" + e(worst.library()) + "</span> \u00b7 STACK "
                     + Figures.grouped(worst.stack()) + " B \u00b7 LOCAL " + Figures.grouped(worst.local())
                     + " B \u00b7 SHARED " + Figures.grouped(worst.shared()) + " B \u00b7 REG " + worst.registers()
                     + "</div>");
@@ -398,7 +398,7 @@ public final class HtmlReportWriter {
         }
         kernelNotes("Kernels with an UNKNOWN stack frame (recursion or indirect calls; not in the figure above)",
                 device.unknownStack().stream().map(k -> Html.kernelName(k.displayName(), k.name()) + " ["
-                        + e(k.arch()) + "] <span class=\"lib\">" + e(k.library()) + "</span>").toList());
+                        + e(k.archLabel()) + "] <span class=\"lib\">" + e(k.library()) + "</span>").toList());
         kernelNotes("Functions this device would JIT-compile from PTX (frame unknown at build time)",
                 device.jit().stream().map(n -> note(n, n.jitFrom() == null ? "" : "from " + n.jitFrom())).toList());
         kernelNotes("Functions that cannot run on this device (neither loadable SASS nor usable PTX)",
@@ -465,7 +465,7 @@ public final class HtmlReportWriter {
             } else {
                 html.append(Html.bytes(platform.reservationBytes())).append(" \u00b7 ")
                         .append(Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name()))
-                        .append(" <span class=\"sub\">[").append(e(worst.arch())).append("] ")
+                        .append(" <span class=\"sub\">[").append(e(worst.archLabel())).append("] ")
                         .append(Figures.grouped(worst.stack())).append(" B in <span class=\"lib\">")
                         .append(e(worst.library())).append("</span></span>")
                         .append(platform.status() == Verdict.FAIL ? " <span class=\"over\">over budget</span>" : "");
@@ -499,7 +499,7 @@ public final class HtmlReportWriter {
                     "</td><td class=\"num\" data-sort=\"", String.valueOf(library.maxStack()), "\">",
                     Figures.grouped(library.maxStack()), " B</td><td class=\"worst\">", worst == null ? "\u2013"
                             : Html.kernelName(SvgBarChart.abbreviate(worst.displayName(), 80), worst.name())
-                                    + " <span class=\"sub\">[" + e(worst.arch()) + "]</span>",
+                                    + " <span class=\"sub\">[" + e(worst.archLabel()) + "]</span>",
                     "</td><td class=\"usedby\">", library.usedBy().isEmpty()
                             ? "<span class=\"sub\">not attributed</span>"
                             : e(library.usedBy()), "</td></tr>\n");

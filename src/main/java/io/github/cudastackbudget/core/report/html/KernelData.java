@@ -116,7 +116,10 @@ final class KernelData {
             for (DeviceReport device : model.devices()) {
                 json.writeStartArray();
                 for (KernelRow row : device.selectedKernels()) {
-                    json.writeNumber(functions.positionOf(row));
+                    int position = functions.positionOf(row);
+                    if (position >= 0) { // a computed (JIT) figure is no record of the table; the device's card shows it
+                        json.writeNumber(position);
+                    }
                 }
                 json.writeEndArray();
             }

@@ -38,7 +38,7 @@ final class KernelTableHtml {
             KernelRow row = kernels.get(i);
             append(out, "<tr><td class=\"num\">", String.valueOf(i + 1), "</td><td class=\"kname\">",
                     Html.escape(row.displayName()), "</td><td class=\"lib\">", Html.escape(row.library()),
-                    "</td><td>", Html.escape(row.arch()), "</td><td class=\"num", row.stackUnknown() ? " unknown" : "",
+                    "</td><td>", Html.escape(row.archLabel()), "</td><td class=\"num", row.stackUnknown() ? " unknown" : "",
                     "\">", row.stackLabel(), "</td><td class=\"num\">", Figures.grouped(row.local()),
                     "</td><td class=\"num\">", Figures.grouped(row.shared()), "</td><td class=\"num\">",
                     String.valueOf(row.registers()), "</td></tr>\n");

@@ -57,7 +57,7 @@ final class LaunchedHtml {
     }
 
     private static String kernel(KernelRow row, int width) {
-        return Html.kernelName(SvgBarChart.abbreviate(row.displayName(), width), row.name()) + " [" + e(row.arch())
+        return Html.kernelName(SvgBarChart.abbreviate(row.displayName(), width), row.name()) + " [" + e(row.archLabel())
                 + "] in <span class=\"lib\">" + e(row.library()) + "</span>";
     }
 
@@ -113,7 +113,7 @@ final class LaunchedHtml {
                             ? " <span class=\"tag driver\" title=\"the frame the driver reported for the launched "
                                     + "function (launch log)\">driver-reported</span>"
                             : " <span class=\"tag static\" title=\"the image the static rules chose\">static</span>")
-                    .append("</td><td>").append(e(k.arch()))
+                    .append("</td><td>").append(e(k.archLabel()))
                     .append("</td><td class=\"num").append(k.stackUnknown() ? " unknown" : "").append("\">")
                     .append(k.stackLabel()).append("</td><td class=\"num\">").append(Figures.grouped(k.shared()))
                     .append("</td><td class=\"num\"").append(row.maxDynamicShared() == null ? " data-sort=\"-1\">"

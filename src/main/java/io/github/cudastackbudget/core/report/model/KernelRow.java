@@ -14,15 +14,51 @@ import java.util.Objects;
  * @param stackUnknown true when the tool reported {@code STACK:UNKNOWN}
  * @param shared       static SHARED bytes per block
  * @param local        LOCAL bytes per thread
+ * @param frameSource  where the frame comes from: {@link #STATIC} (an embedded SASS image) or {@code jit-ptxas} (the
+ *                     PTX a device JIT-compiles, compiled by ptxas at build time; {@code arch} is the target compiled for)
+ * @param jitFrom      for a JIT figure: the PTX target compiled ({@code compute_80}); else null
+ * @param frameTool    for a JIT figure: the compiler and its version ({@code ptxas 13.0.88}); else null
  */
 public record KernelRow(String name, String displayName, String library, String arch, int registers, long stack,
-        boolean stackUnknown, long shared, long local) {
+        boolean stackUnknown, long shared, long local, String frameSource, String jitFrom, String frameTool) {
+
+    /** The frame source of a figure read from an embedded image. */
+    public static final String STATIC = "static";
 
     public KernelRow {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(library, "library");
         Objects.requireNonNull(arch, "arch");
         displayName = displayName == null ? name : displayName;
+        frameSource = frameSource == null ? STATIC : frameSource;
+    }
+
+    /** A row read from an embedded SASS image. */
+    public KernelRow(String name, String displayName, String library, String arch, int registers, long stack,
+            boolean stackUnknown, long shared, long local) {
+        this(name, displayName, library, arch, registers, stack, stackUnknown, shared, local, STATIC, null, null);
+    }
+
+    /** True when the frame was read from an embedded image (not computed). */
+    public boolean staticFrame() {
+        return STATIC.equals(frameSource);
+    }
+
+    /**
+     * The arch as every report shows it: {@code sm_90a}; for a computed figure with its label,
+     * {@code sm_120 JIT from compute_80, ptxas 13.0.88}.
+     */
+    public String archLabel() {
+        return staticFrame() ? arch : arch + " " + frameLabel();
+    }
+
+    /** {@code JIT from compute_80, ptxas 13.0.88}; empty for a static figure. */
+    public String frameLabel() {
+        if (staticFrame()) {
+            return "";
+        }
+        return (frameSource.startsWith("jit") ? "JIT" : frameSource) + (jitFrom == null ? "" : " from " + jitFrom)
+                + (frameTool == null ? "" : ", " + frameTool);
     }
 
     /** {@code 1,234} or {@code UNKNOWN}. */

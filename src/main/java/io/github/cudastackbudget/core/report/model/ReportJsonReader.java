@@ -169,7 +169,8 @@ final class ReportJsonReader {
         return new KernelRow(text(node, "name"), optionalText(node, "displayName"), text(node, "library"),
                 arch(node.get("arch"), "the kernel " + abbreviate(node)), registers(node),
                 unknown ? 0 : bytes(node, "stack"), unknown,
-                bytes(node, "shared"), bytes(node, "local"));
+                bytes(node, "shared"), bytes(node, "local"), optionalText(node, "frameSource"),
+                optionalText(node, "jitFrom"), optionalText(node, "frameTool"));
     }
 
     private KernelRow kernelOrNull(JsonNode node, String field) throws InvalidReportException {

@@ -135,6 +135,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         Set<String> functions = new HashSet<>();
         kernels.forEach(k -> functions.add(k.library() + '\u0000' + k.name()));
         for (DeviceReport device : devices) {
+            // a function a device JIT-compiles whose frame was computed (ptxas) is a selected kernel, not a note
+            device.selectedKernels().forEach(k -> functions.add(k.library() + '\u0000' + k.name()));
             device.jit().forEach(n -> functions.add(n.library() + '\u0000' + n.name()));
             device.cannotRun().forEach(n -> functions.add(n.library() + '\u0000' + n.name()));
         }

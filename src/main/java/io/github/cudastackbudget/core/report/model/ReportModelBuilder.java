@@ -11,6 +11,7 @@ import io.github.cudastackbudget.core.device.DeviceSpec;
 import io.github.cudastackbudget.core.launch.LaunchedKernel;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.launch.MatchedKernel;
+import io.github.cudastackbudget.core.model.FrameOrigin;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.selection.FunctionChoice;
@@ -136,7 +137,8 @@ final class ReportModelBuilder {
     private ViolationReport violation(Violation violation) {
         KernelRecord kernel = violation.kernel();
         return new ViolationReport(violation.device(), violation.kind(), violation.actual(), violation.limit(),
-                kernel.name(), result.displayName(kernel), kernel.library(), kernel.arch().sassLabel());
+                kernel.name(), result.displayName(kernel), kernel.library(), kernel.arch().sassLabel()
+                        + (kernel.origin().isStatic() ? "" : " " + kernel.origin().label()));
     }
 
     private List<FunctionNote> notes(List<FunctionChoice> choices) {
@@ -160,9 +162,11 @@ final class ReportModelBuilder {
         if (record == null) {
             return null;
         }
+        FrameOrigin origin = record.origin();
         return new KernelRow(record.name(), result.displayName(record), record.library(), record.arch().sassLabel(),
                 record.registers(), record.stackUnknown() ? 0 : record.stack(), record.stackUnknown(), record.shared(),
-                record.local());
+                record.local(), origin.source().id(), origin.ptx() == null ? null : origin.ptx().ptxLabel(),
+                origin.tool());
     }
 
     private static List<String> labels(SortedSet<GpuArch> arches, boolean ptx) {
