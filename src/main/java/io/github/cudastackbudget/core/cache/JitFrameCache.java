@@ -2,14 +2,11 @@ package io.github.cudastackbudget.core.cache;
 
 import io.github.cudastackbudget.core.text.Printable;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -158,28 +155,9 @@ public final class JitFrameCache {
                     .append(frame.stackUnknown() ? '1' : '0').append('\t').append(frame.registers()).append('\n');
         }
         text.append("end\n");
-        Path target = directory.resolve(key.fileName());
-        Path temporary = null;
-        try {
-            Files.createDirectories(directory);
-            temporary = Files.createTempFile(directory, key.fileName() + ".", ".tmp");
-            try (OutputStream out = Files.newOutputStream(temporary)) {
-                out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-            }
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            temporary = null;
-        } catch (AtomicMoveNotSupportedException e) {
-            unwritable("its file system cannot replace files atomically");
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            unwritable(e.getClass().getSimpleName() + ": " + Printable.of(String.valueOf(e.getMessage()), 200));
-        } finally {
-            if (temporary != null) {
-                try {
-                    Files.deleteIfExists(temporary);
-                } catch (IOException e) {
-                    // left behind; harmless
-                }
-            }
+        String why = AtomicFiles.write(directory, key.fileName(), text.toString().getBytes(StandardCharsets.UTF_8));
+        if (why != null) {
+            unwritable(why);
         }
     }
 

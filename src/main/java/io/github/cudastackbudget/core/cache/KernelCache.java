@@ -4,12 +4,9 @@ import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.text.Printable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -141,28 +138,9 @@ public final class KernelCache {
         if (entry.length > EntryFormat.MAX_ENTRY_BYTES) {
             return;
         }
-        Path target = directory.resolve(key.fileName());
-        Path temporary = null;
-        try {
-            Files.createDirectories(directory);
-            temporary = Files.createTempFile(directory, key.fileName() + ".", ".tmp");
-            try (OutputStream out = Files.newOutputStream(temporary)) {
-                out.write(entry);
-            }
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            temporary = null;
-        } catch (AtomicMoveNotSupportedException e) {
-            unwritable("its file system cannot replace files atomically");
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            unwritable(e.getClass().getSimpleName() + ": " + Printable.of(String.valueOf(e.getMessage()), 200));
-        } finally {
-            if (temporary != null) {
-                try {
-                    Files.deleteIfExists(temporary);
-                } catch (IOException e) {
-                    // left behind; a later clean of the directory removes it
-                }
-            }
+        String why = AtomicFiles.write(directory, key.fileName(), entry);
+        if (why != null) {
+            unwritable(why);
         }
     }
 
