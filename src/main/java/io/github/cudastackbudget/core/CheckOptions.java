@@ -1,7 +1,10 @@
 package io.github.cudastackbudget.core;
 
+import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.cache.KernelCache;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
+import io.github.cudastackbudget.core.gate.GateOptions;
+import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
 import io.github.cudastackbudget.core.text.Frontend;
@@ -54,13 +57,30 @@ import java.util.Objects;
  * @param ptxas              the ptxas executable, or null to look for it (PATH, {@code $CUDA_HOME/bin}, ...)
  * @param driverCudaVersion  the CUDA version of the target driver ({@code 12.8}), or null: a ptxas of another
  *                           release gets a warning
+ * @param output             which report files are written and how they name paths
+ * @param gate               suppressions and rules
+ * @param baseline           the comparison with a previous report
  */
 public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
         String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
         boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
         boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
         Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache,
-        String jitFrames, String ptxas, String driverCudaVersion) {
+        String jitFrames, String ptxas, String driverCudaVersion, OutputOptions output, GateOptions gate,
+        BaselineOptions baseline) {
+
+    /** Options with the default outputs, no suppressions, rules or baseline. */
+    public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
+            String cuobjdump, Duration timeout, int parallelism, List<DeviceDefinition> devices, String devicePresets,
+            boolean detectLocalDevices, String maxReservation, String maxStackPerThread, Path outputDirectory, int top,
+            boolean verbose, Map<String, String> environment, JarScanOptions jarScan, Path launchLog, Path libraryLog,
+            Frontend frontend, boolean failOnUnreadable, String platforms, Path cacheDirectory, boolean useCache,
+            String jitFrames, String ptxas, String driverCudaVersion) {
+        this(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices, devicePresets,
+                detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose, environment,
+                jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, cacheDirectory, useCache,
+                jitFrames, ptxas, driverCudaVersion, null, null, null);
+    }
 
     /** Options that compute no JIT frames. */
     public CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, String usedBy, String engine,
@@ -134,7 +154,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
                 .environment(environment).jarScan(jarScan).launchLog(launchLog).libraryLog(libraryLog)
                 .frontend(frontend).failOnUnreadable(failOnUnreadable).platforms(platforms)
                 .cacheDirectory(cacheDirectory).useCache(useCache).jitFrames(jitFrames).ptxas(ptxas)
-                .driverCudaVersion(driverCudaVersion);
+                .driverCudaVersion(driverCudaVersion).output(output).gate(gate).baseline(baseline);
     }
 
     /** Builds {@link CheckOptions}; each setter is named after the record component it sets. */
@@ -166,8 +186,26 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         private String jitFrames;
         private String ptxas;
         private String driverCudaVersion;
+        private OutputOptions output = OutputOptions.DEFAULT;
+        private GateOptions gate = GateOptions.NONE;
+        private BaselineOptions baseline = BaselineOptions.NONE;
 
         private Builder() {
+        }
+
+        public Builder output(OutputOptions value) {
+            output = value;
+            return this;
+        }
+
+        public Builder gate(GateOptions value) {
+            gate = value;
+            return this;
+        }
+
+        public Builder baseline(BaselineOptions value) {
+            baseline = value;
+            return this;
         }
 
         public Builder jitFrames(String value) {
@@ -309,7 +347,7 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
             return new CheckOptions(fileSets, libraryFiles, usedBy, engine, cuobjdump, timeout, parallelism, devices,
                     devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, outputDirectory, top, verbose,
                     environment, jarScan, launchLog, libraryLog, frontend, failOnUnreadable, platforms, cacheDirectory,
-                    useCache, jitFrames, ptxas, driverCudaVersion);
+                    useCache, jitFrames, ptxas, driverCudaVersion, output, gate, baseline);
         }
     }
 
@@ -378,5 +416,8 @@ public record CheckOptions(List<FileSetSpec> fileSets, List<Path> libraryFiles, 
         engine = engine == null || engine.isBlank() ? "auto" : engine.strip();
         usedBy = usedBy == null ? "" : usedBy;
         frontend = frontend == null ? Frontend.PARAMETERS : frontend;
+        output = output == null ? OutputOptions.DEFAULT : output;
+        gate = gate == null ? GateOptions.NONE : gate;
+        baseline = baseline == null ? BaselineOptions.NONE : baseline;
     }
 }

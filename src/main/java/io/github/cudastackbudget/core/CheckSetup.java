@@ -68,7 +68,8 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         return new CheckSetup(new CheckRequest(options.fileSets(), options.libraryFiles(), options.usedBy(), engine,
                 options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
                 Demangler.fromEnvironment(options.environment(), options.timeout()), options.jarScan(), launch,
-                frontend, options.failOnUnreadable(), platforms, options.effectiveCacheDirectory(), jit(options)),
+                frontend, options.failOnUnreadable(), platforms, options.effectiveCacheDirectory(), jit(options),
+                options.gate(), options.baseline()),
                 warnings);
     }
 

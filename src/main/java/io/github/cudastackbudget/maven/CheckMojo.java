@@ -3,6 +3,9 @@ package io.github.cudastackbudget.maven;
 import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.baseline.BaselineOptions;
+import io.github.cudastackbudget.core.gate.GateOptions;
+import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.text.Option;
 import java.io.File;
 import java.util.List;
@@ -285,10 +288,31 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     }
 
     CheckOptions options() throws MojoExecutionException {
-        return new MavenScanSupport(project, getLog()::info).options(new MavenScanSupport.Parameters(libraries,
-                libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
-                jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
-                libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, outputDirectory.toPath(), verbose)
-                .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion).build();
+        CheckOptions.Builder options = new MavenScanSupport(project, getLog()::info).options(
+                new MavenScanSupport.Parameters(libraries, libraryFiles, cuobjdump, engine, scanProjectJar,
+                        scanDependencies, dependencyScopes, jarIncludes, jarExcludes, devices, devicePresets,
+                        detectLocalDevices, maxReservation, maxStackPerThread, launchLog, libraryLog, timeout,
+                        parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache,
+                outputDirectory.toPath(), verbose)
+                .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion);
+        options.output(outputOptions());
+        options.gate(gateOptions());
+        options.baseline(baselineOptions());
+        return options.build();
+    }
+
+    /** The report files to write (formats) and how they name paths. */
+    private OutputOptions outputOptions() {
+        return OutputOptions.DEFAULT;
+    }
+
+    /** Suppressions and rules. */
+    private GateOptions gateOptions() {
+        return GateOptions.NONE;
+    }
+
+    /** The comparison with a previous report. */
+    private BaselineOptions baselineOptions() {
+        return BaselineOptions.NONE;
     }
 }

@@ -1,9 +1,11 @@
 package io.github.cudastackbudget.core.check;
 
+import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.device.DeviceTarget;
 import io.github.cudastackbudget.core.device.SizeLimit;
+import io.github.cudastackbudget.core.gate.GateOptions;
 import io.github.cudastackbudget.core.model.PlatformSelection;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
@@ -34,11 +36,24 @@ import java.util.Objects;
  *                              as not gated)
  * @param cacheDirectory        the kernel cache's directory, or null without a cache
  * @param jit                   whether and how the frames of functions a device JIT-compiles are computed (ptxas)
+ * @param gate                  suppressions and rules
+ * @param baseline              the comparison with a previous report
  */
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
         Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
-        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit) {
+        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit, GateOptions gate,
+        BaselineOptions baseline) {
+
+    /** A request without suppressions, rules or baseline. */
+    public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
+            int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
+            Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
+            boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit) {
+        this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
+                maxStackPerThread, demangler, jarScan, launch, frontend, failOnUnreadable, platforms, cacheDirectory,
+                jit, null, null);
+    }
 
     /** A request that computes no JIT frames. */
     public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
@@ -86,6 +101,8 @@ public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles,
         frontend = frontend == null ? Frontend.PARAMETERS : frontend;
         platforms = platforms == null ? PlatformSelection.ALL : platforms;
         jit = jit == null ? JitOptions.OFF : jit;
+        gate = gate == null ? GateOptions.NONE : gate;
+        baseline = baseline == null ? BaselineOptions.NONE : baseline;
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(demangler, "demangler");
         if (parallelism < 1) {
