@@ -1,10 +1,10 @@
 package io.github.cudastackbudget.core.check;
 
 import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
-
 import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
@@ -31,10 +31,21 @@ import java.util.Objects;
  * @param unreadable   device code that could not be read and was left out (only with failOnUnreadable false), in
  *                     input order
  * @param platforms    the platforms whose libraries the devices were judged over ({@link PlatformSelection#ALL}: all)
+ * @param checks       the gate's checks beyond the per-device budgets (rules, suppressions, baseline), in the order
+ *                     the stages made them
  */
 public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
         List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
-        LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms) {
+        LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms,
+        List<GateCheck> checks) {
+
+    /** A result without gate checks (rules, suppressions, baseline). */
+    public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+            List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
+            LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms) {
+        this(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine, scanMillis, launched,
+                unreadable, platforms, List.of());
+    }
 
     /** A result whose devices were judged over every platform's libraries. */
     public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
@@ -62,6 +73,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         warnings = List.copyOf(warnings);
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
         platforms = platforms == null ? PlatformSelection.ALL : platforms;
+        checks = checks == null ? List.of() : List.copyOf(checks);
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(deviceOrigin, "deviceOrigin");
     }
@@ -69,7 +81,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
     /** The same result listing device code that could not be read. */
     public CheckResult withUnreadable(List<DeviceCodeProbe.Unreadable> files) {
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
-                scanMillis, launched, files, platforms);
+                scanMillis, launched, files, platforms, checks);
     }
 
     /** The result when no scanned input holds device code. */
@@ -86,7 +98,18 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<String> all = new ArrayList<>(earlier);
         all.addAll(warnings);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, all, engine, scanMillis,
-                launched, unreadable, platforms);
+                launched, unreadable, platforms, checks);
+    }
+
+    /** The same result with {@code more} gate checks after its own. */
+    public CheckResult withChecks(List<GateCheck> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<GateCheck> all = new ArrayList<>(checks);
+        all.addAll(more);
+        return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
+                scanMillis, launched, unreadable, platforms, all);
     }
 
     /** Whether the devices were judged over this scan's libraries (its platform is gated). */

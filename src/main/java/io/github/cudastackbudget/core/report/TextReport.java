@@ -60,10 +60,16 @@ public final class TextReport {
         return report.out;
     }
 
-    /** One line per exceeded budget: device, figure, limit, kernel, arch, library. */
+    /**
+     * One line per exceeded budget (device, figure, limit, kernel, arch, library), then one per failed gate check
+     * (a rule, a suppression, a baseline comparison: its message).
+     */
     public static List<String> violations(ReportModel model, Frontend frontend) {
-        return model.violations().stream().map(violation -> Phrases.violation(violation,
-                model.device(violation.device()), Phrases.ViolationWording.LOG, frontend).plain()).toList();
+        List<String> lines = new ArrayList<>();
+        model.violations().forEach(violation -> lines.add(Phrases.violation(violation,
+                model.device(violation.device()), Phrases.ViolationWording.LOG, frontend).plain()));
+        model.failedChecks().forEach(check -> lines.add(check.message()));
+        return List.copyOf(lines);
     }
 
     /** The closing one-screen summary: the verdict per device and the reports written. */

@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core.report.model;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.check.CheckResult;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -34,11 +35,22 @@ import java.util.TreeSet;
  *                            report read from JSON counts the distinct files its libraries came from
  * @param unreadable          device code that could not be read and was left out (JSON {@code unreadable}, written
  *                            only when there is some), in input order
+ * @param checks              the gate's checks beyond the per-device budgets (rules, suppressions, baseline; see
+ *                            {@link GateCheck}), in the order the stages made them
  */
 public record ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
         List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
         List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
-        long filesWithDeviceCode, List<Unreadable> unreadable) {
+        long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks) {
+
+    /** A report without gate checks (rules, suppressions, baseline). */
+    public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
+            List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
+            List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
+            long filesWithDeviceCode, List<Unreadable> unreadable) {
+        this(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels, violations, warnings,
+                launched, filesWithDeviceCode, unreadable, List.of());
+    }
 
     /**
      * A file (or archive member, or JAR entry) with device code that could not be read.
@@ -71,6 +83,12 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         violations = List.copyOf(violations);
         warnings = List.copyOf(warnings);
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
+        checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    /** The gate checks that failed: each fails the check as an exceeded budget does. */
+    public List<GateCheck> failedChecks() {
+        return checks.stream().filter(GateCheck::failed).toList();
     }
 
     /** A report whose file count is that of the files its libraries came from. */

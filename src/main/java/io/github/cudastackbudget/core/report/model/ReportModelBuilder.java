@@ -49,7 +49,7 @@ final class ReportModelBuilder {
                 result.filesProbed(), libraries(), result.devices().stream().map(d -> device(d, violations)).toList(),
                 rows(records), violations, result.warnings(), launched(), result.scans().size(),
                 result.unreadable().stream().map(u -> new ReportModel.Unreadable(u.source(), u.offset(), u.problem()))
-                        .toList());
+                        .toList(), result.checks());
     }
 
     private List<LibraryReport> libraries() {
