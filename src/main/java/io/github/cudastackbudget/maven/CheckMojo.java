@@ -109,7 +109,8 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     /**
      * Target GPUs, each a {@code <device>} with a catalog {@code <preset>} or explicit figures ({@code <name>},
      * {@code <computeCapability>}, {@code <maxResidentThreads>} or {@code <multiProcessorCount>} and
-     * {@code <maxThreadsPerMultiProcessor>}, optional {@code <memory>}) and an optional own {@code <maxReservation>}.
+     * {@code <maxThreadsPerMultiProcessor>}, optional {@code <memory>}), an optional own {@code <maxReservation>} and
+     * an optional own {@code <maxStackPerThread>} (this device's frame limit, used instead of the global one).
      * With no devices and no {@code devicePresets}, the GPUs of this machine are checked (nvidia-smi, matched to the
      * catalog), else a default set (t4, a100-sxm4-80gb, l4, h100-sxm5-80gb, h200-141gb, b200, rtx-5090) without a
      * budget: the figures are reported and nothing fails for lack of a budget.
@@ -162,6 +163,7 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     /**
      * Largest allowed stack frame per thread of any kernel a device would run, e.g. {@code 4096} or {@code 8 KiB}. With
      * a complete {@code launchLog} only the launched kernels are judged (a kernel that never launches takes no stack).
+     * A device's own {@code <device><maxStackPerThread>} comes before this one.
      */
     @Parameter(property = PropertyNames.MAX_STACK_PER_THREAD)
     private String maxStackPerThread;

@@ -6,7 +6,8 @@ import io.github.cudastackbudget.core.device.DeviceDefinition;
  * A target GPU in the POM: either {@code <preset>h200-141gb</preset>} (a catalog id; any other field overrides the
  * catalog's), or {@code <name>}, {@code <computeCapability>} ({@code 9.0}, {@code 90}, {@code sm_90}) and
  * {@code <maxResidentThreads>} (or {@code <multiProcessorCount>} and {@code <maxThreadsPerMultiProcessor>}); optional
- * {@code <memory>} ({@code 141 GiB}) for percentage budgets, and its own {@code <maxReservation>}.
+ * {@code <memory>} ({@code 141 GiB}) for percentage budgets, its own {@code <maxReservation>} and its own
+ * {@code <maxStackPerThread>} (used before the global one).
  */
 public class Device {
 
@@ -34,9 +35,15 @@ public class Device {
     /** This device's budget: {@code 1.5 GiB}, {@code 512MiB}, bytes, or {@code 2%} of its memory. */
     private String maxReservation;
 
+    /**
+     * This device's largest allowed stack frame per thread ({@code 4096}, {@code 8 KiB}), used instead of the global
+     * {@code maxStackPerThread} for this device.
+     */
+    private String maxStackPerThread;
+
     DeviceDefinition toDefinition() {
         return new DeviceDefinition(preset, name, computeCapability, maxResidentThreads, multiProcessorCount,
-                maxThreadsPerMultiProcessor, memory, maxReservation);
+                maxThreadsPerMultiProcessor, memory, maxReservation, maxStackPerThread);
     }
 
     public void setPreset(String preset) {
@@ -69,5 +76,9 @@ public class Device {
 
     public void setMaxReservation(String maxReservation) {
         this.maxReservation = maxReservation;
+    }
+
+    public void setMaxStackPerThread(String maxStackPerThread) {
+        this.maxStackPerThread = maxStackPerThread;
     }
 }

@@ -36,7 +36,7 @@ public final class BudgetEvaluator {
 
     /**
      * @param defaultMaxReservation the budget of devices without their own, or null
-     * @param maxStackPerThread     the per-kernel frame limit in bytes, or null
+     * @param maxStackPerThread     the per-kernel frame limit in bytes of devices without their own, or null
      */
     public BudgetEvaluator(SizeLimit defaultMaxReservation, Long maxStackPerThread) {
         this(defaultMaxReservation, maxStackPerThread, JitFrameLookup.NONE);
@@ -128,10 +128,12 @@ public final class BudgetEvaluator {
         if (budget != null && headlineWorst != null && reservation > budget) {
             violations.add(new Violation(device.name(), Violation.Kind.RESERVATION, reservation, budget, headlineWorst));
         }
-        if (maxStackPerThread != null) {
-            judged.stream().filter(record -> !record.stackUnknown() && record.stack() > maxStackPerThread)
+        // the device's own frame limit, else the global one
+        Long frameLimit = target.maxStackPerThread() != null ? target.maxStackPerThread() : maxStackPerThread;
+        if (frameLimit != null) {
+            judged.stream().filter(record -> !record.stackUnknown() && record.stack() > frameLimit)
                     .forEach(record -> violations.add(new Violation(device.name(), Violation.Kind.STACK, record.stack(),
-                            maxStackPerThread, record)));
+                            frameLimit, record)));
         }
         // a device that runs only JIT-compiled code: the arch its frames were computed for
         GpuArch chosenArch = chosen.orElseGet(() -> jitImages.values().stream().map(KernelRecord::arch)

@@ -3,14 +3,23 @@ package io.github.cudastackbudget.core.device;
 /**
  * A device as a user writes it (every field a string, any may be null): either {@code preset}, or {@code name},
  * {@code computeCapability} and {@code maxResidentThreads} (or {@code multiProcessorCount} and
- * {@code maxThreadsPerMultiProcessor}); optional {@code memory} and {@code maxReservation}. With a preset, the other
- * fields override the catalog's.
+ * {@code maxThreadsPerMultiProcessor}); optional {@code memory}, {@code maxReservation} and
+ * {@code maxStackPerThread} (this device's frame limit, before the global one). With a preset, the other fields
+ * override the catalog's.
  */
 public record DeviceDefinition(String preset, String name, String computeCapability, String maxResidentThreads,
-        String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation) {
+        String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation,
+        String maxStackPerThread) {
+
+    /** A device without its own frame limit. */
+    public DeviceDefinition(String preset, String name, String computeCapability, String maxResidentThreads,
+            String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation) {
+        this(preset, name, computeCapability, maxResidentThreads, multiProcessorCount, maxThreadsPerMultiProcessor,
+                memory, maxReservation, null);
+    }
 
     /** A preset with nothing overridden. */
     public static DeviceDefinition preset(String id) {
-        return new DeviceDefinition(id, null, null, null, null, null, null, null);
+        return new DeviceDefinition(id, null, null, null, null, null, null, null, null);
     }
 }

@@ -52,6 +52,8 @@ public final class DeviceResolver {
         SizeLimit budget = blank(definition.maxReservation()) ? null
                 : SizeLimit.parse(definition.maxReservation(), "maxReservation of " + label);
         Long memory = blank(definition.memory()) ? null : ByteSize.parse(definition.memory(), "memory of " + label);
+        Long maxStack = blank(definition.maxStackPerThread()) ? null
+                : ByteSize.parse(definition.maxStackPerThread(), "maxStackPerThread of " + label);
         DeviceSpec base = null;
         if (!blank(definition.preset())) {
             base = catalog.require(definition.preset().strip()).toDevice();
@@ -98,7 +100,7 @@ public final class DeviceResolver {
         String source = base == null ? "configured figures"
                 : overridden ? base.source() + "; overridden by the configuration" : base.source();
         return new DeviceTarget(new DeviceSpec(name, base == null ? null : base.presetId(), capability, threads, sms,
-                perSm, deviceMemory, source), budget);
+                perSm, deviceMemory, source), budget, maxStack);
     }
 
     private static ComputeCapability capability(String text, String label) {

@@ -6,9 +6,16 @@ import java.util.Objects;
  * A device to check and its own budget.
  *
  * @param device         the device
- * @param maxReservation its budget, or null to use the default budget (if any)
+ * @param maxReservation    its budget, or null to use the default budget (if any)
+ * @param maxStackPerThread its own per-kernel frame limit in bytes, or null to use the global one (if any)
  */
-public record DeviceTarget(DeviceSpec device, SizeLimit maxReservation) {
+public record DeviceTarget(DeviceSpec device, SizeLimit maxReservation, Long maxStackPerThread) {
+
+    /** A device without its own frame limit. */
+    public DeviceTarget(DeviceSpec device, SizeLimit maxReservation) {
+        this(device, maxReservation, null);
+    }
+
     public DeviceTarget {
         Objects.requireNonNull(device, "device");
     }
