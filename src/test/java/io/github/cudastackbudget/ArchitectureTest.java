@@ -34,8 +34,10 @@ class ArchitectureTest {
             Set.of("scan", "selection", "launch", "cache"),
             Set.of("engine"),
             Set.of("budget"),
+            Set.of("gate"),
             Set.of("check"),
             Set.of("report"),
+            Set.of("baseline"),
             Set.of("core"),
             Set.of("cli", "maven", "injection"));
 
@@ -46,7 +48,8 @@ class ArchitectureTest {
             CORE + ".check.CheckResult",
             // the inputs CheckOptions takes
             CORE + ".scan.FileSetSpec", CORE + ".scan.JarInput", CORE + ".scan.JarScanOptions",
-            CORE + ".scan.LibraryDiscovery", CORE + ".device.DeviceDefinition",
+            CORE + ".scan.LibraryDiscovery", CORE + ".device.DeviceDefinition", CORE + ".report.OutputOptions",
+            CORE + ".gate.GateOptions", CORE + ".baseline.BaselineOptions",
             // the site page draws the standalone page's chart
             CORE + ".report.html.SvgBarChart", CORE + ".report.html.SvgBarChart$Style",
             // prepare-agent

@@ -72,6 +72,8 @@ public final class CheckRunner {
             // the API's exception, with the cause the stage had (an engine's, a budget's), else the problem itself
             throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
         }
+        // the baseline stage (core.baseline, above core.report: it reads the earlier JSON report) goes here, before the
+        // model: its GateChecks join the result (CheckResult.withChecks) from options.baseline()
         ReportModel model = ReportModel.of(result);
         List<Path> reports;
         try {

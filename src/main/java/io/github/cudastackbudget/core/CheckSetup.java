@@ -69,7 +69,7 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
                 options.parallelism(), devices, origin, limits.defaultBudget(), limits.maxStack(),
                 Demangler.fromEnvironment(options.environment(), options.timeout()), options.jarScan(), launch,
                 frontend, options.failOnUnreadable(), platforms, options.effectiveCacheDirectory(), jit(options),
-                options.gate(), options.baseline()),
+                options.gate()),
                 warnings);
     }
 

@@ -1,6 +1,5 @@
 package io.github.cudastackbudget.core.check;
 
-import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.demangle.Demangler;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.device.DeviceTarget;
@@ -37,22 +36,20 @@ import java.util.Objects;
  * @param cacheDirectory        the kernel cache's directory, or null without a cache
  * @param jit                   whether and how the frames of functions a device JIT-compiles are computed (ptxas)
  * @param gate                  suppressions and rules
- * @param baseline              the comparison with a previous report
  */
 public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
         int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
         Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
-        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit, GateOptions gate,
-        BaselineOptions baseline) {
+        boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit, GateOptions gate) {
 
-    /** A request without suppressions, rules or baseline. */
+    /** A request without suppressions or rules. */
     public CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles, String usedBy, EngineProvider engine,
             int parallelism, List<DeviceTarget> devices, DeviceOrigin deviceOrigin, SizeLimit defaultMaxReservation,
             Long maxStackPerThread, Demangler demangler, JarScanOptions jarScan, LaunchLogs launch, Frontend frontend,
             boolean failOnUnreadable, PlatformSelection platforms, Path cacheDirectory, JitOptions jit) {
         this(fileSets, explicitFiles, usedBy, engine, parallelism, devices, deviceOrigin, defaultMaxReservation,
                 maxStackPerThread, demangler, jarScan, launch, frontend, failOnUnreadable, platforms, cacheDirectory,
-                jit, null, null);
+                jit, null);
     }
 
     /** A request that computes no JIT frames. */
@@ -102,7 +99,6 @@ public record CheckRequest(List<FileSetSpec> fileSets, List<Path> explicitFiles,
         platforms = platforms == null ? PlatformSelection.ALL : platforms;
         jit = jit == null ? JitOptions.OFF : jit;
         gate = gate == null ? GateOptions.NONE : gate;
-        baseline = baseline == null ? BaselineOptions.NONE : baseline;
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(demangler, "demangler");
         if (parallelism < 1) {
