@@ -9,7 +9,8 @@ import org.apache.maven.project.MavenProject;
 
 /**
  * The template of the goals that are plain mojos (as JaCoCo's {@code AbstractJacocoMojo}): {@link #execute()} skips
- * with one log line naming {@value PropertyNames#SKIP}, else runs {@link #executeMojo()} and turns the core's
+ * with one log line naming the property that is set ({@value PropertyNames#SKIP} for every goal, or the goal's own
+ * {@link #goalSkipProperty()}, e.g. {@value PropertyNames#CHECK_SKIP}), else runs {@link #executeMojo()} and turns the core's
  * {@link CheckException} (misuse, broken input) and defects into {@link MojoExecutionException}. A budget exceeded is
  * the goal's {@link MojoFailureException}. ({@code report} is an {@code AbstractMavenReport} and uses
  * {@link #skipLine} itself.)
@@ -28,8 +29,9 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
 
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info(skipLine(subject(), skipped()));
+        String skippedBy = skippedBy(skip, goalSkip(), goalSkipProperty());
+        if (skippedBy != null) {
+            getLog().info(skipLine(subject(), skippedBy, skipped()));
             return;
         }
         try {
@@ -52,6 +54,15 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
      */
     protected abstract void executeMojo() throws CheckException, MojoExecutionException, MojoFailureException;
 
+    /**
+     * The goal's own skip parameter ({@code skipCheck}, {@code skipPrepareAgent}, ...: a field of the goal with the
+     * user property {@link #goalSkipProperty()}): {@code true} skips this goal only, where {@code skip} skips them all.
+     */
+    protected abstract boolean goalSkip();
+
+    /** The user property of {@link #goalSkip()}: {@code cudaStackBudget.<goal>.skip} (a {@link PropertyNames} constant). */
+    protected abstract String goalSkipProperty();
+
     /** What the goal is, for log lines: {@code CUDA stack budget check}. */
     protected abstract String subject();
 
@@ -64,8 +75,23 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
         return "";
     }
 
-    /** The one line a skipped goal logs: {@code Skipping the <subject>: cudaStackBudget.skip is set<consequence>.} */
-    static String skipLine(String subject, String consequence) {
-        return "Skipping the " + subject + ": " + PropertyNames.SKIP + " is set" + consequence + ".";
+    /**
+     * What skips the goal, as the skip line names it: {@value PropertyNames#SKIP}, the goal's own property, both
+     * ({@code cudaStackBudget.skip and cudaStackBudget.check.skip}), or null when the goal runs.
+     */
+    static String skippedBy(boolean skip, boolean goalSkip, String goalSkipProperty) {
+        if (skip && goalSkip) {
+            return PropertyNames.SKIP + " and " + goalSkipProperty + " are";
+        }
+        return skip ? PropertyNames.SKIP + " is" : goalSkip ? goalSkipProperty + " is" : null;
+    }
+
+    /**
+     * The one line a skipped goal logs: {@code Skipping the <subject>: <property> is set<consequence>.}
+     *
+     * @param skippedBy what {@link #skippedBy} returned
+     */
+    static String skipLine(String subject, String skippedBy, String consequence) {
+        return "Skipping the " + subject + ": " + skippedBy + " set" + consequence + ".";
     }
 }

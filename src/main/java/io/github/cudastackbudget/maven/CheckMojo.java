@@ -49,6 +49,14 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
         requiresDependencyResolution = ResolutionScope.TEST)
 public class CheckMojo extends AbstractStackBudgetMojo {
 
+    // conv (issue 12): the goal's own skip
+    /**
+     * Skip this goal only, as {@code skip} ({@value PropertyNames#SKIP}) skips every goal of the plugin: one log line
+     * names the property; no report is written. From the command line: {@code -DcudaStackBudget.check.skip}.
+     */
+    @Parameter(property = PropertyNames.CHECK_SKIP, defaultValue = "false")
+    private boolean skipCheck;
+
     /**
      * What to scan, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top level). Default:
      * {@code ${project.build.directory}} with includes {@code **}/{@code *.so}, {@code **}/{@code *.so.*},
@@ -257,6 +265,16 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Override
     protected String subject() {
         return "CUDA stack budget check";
+    }
+
+    @Override
+    protected boolean goalSkip() {
+        return skipCheck;
+    }
+
+    @Override
+    protected String goalSkipProperty() {
+        return PropertyNames.CHECK_SKIP;
     }
 
     @Override

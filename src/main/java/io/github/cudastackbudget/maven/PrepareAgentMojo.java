@@ -48,6 +48,15 @@ public class PrepareAgentMojo extends AbstractStackBudgetMojo {
     static final List<String> PROPERTIES = List.of(PropertyNames.AGENT_LIBRARY, PropertyNames.LAUNCH_LOG,
             PropertyNames.LIBRARY_LOG, PropertyNames.AGENT_ENV, PropertyNames.AGENT_ENV_FILE);
 
+    // conv (issue 12): the goal's own skip
+    /**
+     * Skip this goal only, as {@code skip} ({@value PropertyNames#SKIP}) skips every goal of the plugin: its
+     * properties are then set to empty strings (runs are not recorded; the check stays static). From the command
+     * line: {@code -DcudaStackBudget.prepareAgent.skip}.
+     */
+    @Parameter(property = PropertyNames.PREPARE_AGENT_SKIP, defaultValue = "false")
+    private boolean skipPrepareAgent;
+
     /** Where the injection library writes the kernel launch log. */
     @Parameter(property = PropertyNames.LAUNCH_LOG, defaultValue = "${project.build.directory}/cuda-stack-budget/launch.log")
     private String launchLog;
@@ -75,6 +84,16 @@ public class PrepareAgentMojo extends AbstractStackBudgetMojo {
     @Override
     protected String subject() {
         return "CUDA launch recorder (prepare-agent)";
+    }
+
+    @Override
+    protected boolean goalSkip() {
+        return skipPrepareAgent;
+    }
+
+    @Override
+    protected String goalSkipProperty() {
+        return PropertyNames.PREPARE_AGENT_SKIP;
     }
 
     /** Like JaCoCo's argLine: empty values, so that ${...} in {@code <environmentVariables>} resolve to nothing. */

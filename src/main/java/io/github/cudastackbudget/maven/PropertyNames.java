@@ -11,6 +11,15 @@ public final class PropertyNames {
 
     /** Skip the goal ({@code check}, {@code report}, {@code prepare-agent}). */
     public static final String SKIP = "cudaStackBudget.skip";
+    // conv (issue 12): per-goal skips besides SKIP, as spotless.check.skip (parameters skipCheck, skipReport, ...)
+    /** Skip {@code check} only (parameter {@code skipCheck}). */
+    public static final String CHECK_SKIP = "cudaStackBudget.check.skip";
+    /** Skip {@code report} only (parameter {@code skipReport}). */
+    public static final String REPORT_SKIP = "cudaStackBudget.report.skip";
+    /** Skip {@code prepare-agent} only (parameter {@code skipPrepareAgent}). */
+    public static final String PREPARE_AGENT_SKIP = "cudaStackBudget.prepareAgent.skip";
+    /** Skip {@code aggregate} only (parameter {@code skipAggregate}). */
+    public static final String AGGREGATE_SKIP = "cudaStackBudget.aggregate.skip";
     public static final String CUOBJDUMP = "cudaStackBudget.cuobjdump";
     public static final String ENGINE = "cudaStackBudget.engine";
     public static final String SCAN_PROJECT_JAR = "cudaStackBudget.scanProjectJar";

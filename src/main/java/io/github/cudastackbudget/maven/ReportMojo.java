@@ -79,6 +79,15 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     @Parameter(property = PropertyNames.SKIP, defaultValue = "false")
     private boolean skip;
 
+    // conv (issue 12): the goal's own skip
+    /**
+     * Skip this goal only, as {@code skip} ({@value PropertyNames#SKIP}) skips every goal of the plugin: the site then
+     * has no CUDA Stack Budget page, and one log line names the property. From the command line:
+     * {@code -DcudaStackBudget.report.skip}.
+     */
+    @Parameter(property = PropertyNames.REPORT_SKIP, defaultValue = "false")
+    private boolean skipReport;
+
     /**
      * The JSON report of {@code check}, rendered when up to date. When this goal scans itself, it writes its
      * reports into this file's directory.
@@ -456,11 +465,12 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
 
     @Override
     public boolean canGenerateReport() {
-        if (skip && !skipLogged) {
+        String skippedBy = AbstractStackBudgetMojo.skippedBy(skip, skipReport, PropertyNames.REPORT_SKIP);
+        if (skippedBy != null && !skipLogged) {
             skipLogged = true;
-            getLog().info(AbstractStackBudgetMojo.skipLine(SUBJECT, ""));
+            getLog().info(AbstractStackBudgetMojo.skipLine(SUBJECT, skippedBy, ""));
         }
-        return !skip;
+        return skippedBy == null;
     }
 
     /**
@@ -471,7 +481,7 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     @Override
     public Log getLog() {
         Log log = super.getLog();
-        if (!skip) {
+        if (!skip && !skipReport) {
             return log;
         }
         return (Log) Proxy.newProxyInstance(Log.class.getClassLoader(), new Class<?>[] {Log.class},

@@ -162,6 +162,26 @@ class CheckMojoTest {
 
     @Test
     @InjectMojo(goal = "check", pom = POM)
+    @MojoParameter(name = "skipCheck", value = "true")
+    void theGoalsOwnSkipDoesNothingAndNamesItsProperty(CheckMojo mojo) throws Exception {
+        wire(mojo);
+        setVariableValueToObject(mojo, "cuobjdump", "/nonexistent/cuobjdump");
+        LogLines log = new LogLines();
+        mojo.setLog(log);
+        mojo.execute();
+        assertThat(build.resolve("cuda-stack-budget")).doesNotExist();
+        assertThat(log.lines).containsExactly(
+                "INFO Skipping the CUDA stack budget check: cudaStackBudget.check.skip is set.");
+
+        setVariableValueToObject(mojo, "skip", true);
+        log.lines.clear();
+        mojo.execute();
+        assertThat(log.lines).containsExactly("INFO Skipping the CUDA stack budget check: cudaStackBudget.skip and "
+                + "cudaStackBudget.check.skip are set.");
+    }
+
+    @Test
+    @InjectMojo(goal = "check", pom = POM)
     @MojoParameter(name = "maxReservation", value = "lots")
     void badSizeIsAMojoExecutionExceptionNamingTheParameter(CheckMojo mojo) throws Exception {
         wire(mojo);

@@ -136,6 +136,29 @@ class PluginDescriptorTest {
         }
     }
 
+    // conv (issue 12): per-goal skips
+    @Test
+    void everyGoalAlsoHasItsOwnSkipWithItsOwnProperty() {
+        Map<String, String> own = Map.of("check", "skipCheck", "report", "skipReport", "prepare-agent",
+                "skipPrepareAgent");
+        Map<String, String> properties = Map.of("check", PropertyNames.CHECK_SKIP, "report", PropertyNames.REPORT_SKIP,
+                "prepare-agent", PropertyNames.PREPARE_AGENT_SKIP);
+        own.forEach((goal, parameter) -> assertThat(parameters(goal).get(parameter)).as("%s's %s", goal, parameter)
+                .isEqualTo(new Declared("boolean", "${" + properties.get(goal) + "}", "false", false, true)));
+        assertThat(properties.values()).allMatch(property -> property.matches("cudaStackBudget\\.[a-zA-Z]+\\.skip"));
+        // every goal that skips: its own skip parameter besides skip (the help goal is maven-plugin-plugin's)
+        NodeList goals = plugin.getElementsByTagName("goal");
+        for (int i = 0; i < goals.getLength(); i++) {
+            String goal = goals.item(i).getTextContent().strip();
+            if (!goal.equals("help") && goals.item(i).getParentNode().getNodeName().equals("mojo")) {
+                assertThat(parameters(goal).keySet().stream().filter(name -> name.matches("skip[A-Z].*")))
+                        .as("%s has skip and exactly one skip<Goal>", goal).hasSize(1);
+                assertThat(parameters(goal)).containsKey("skip");
+            }
+        }
+        assertThat(PropertyNames.AGGREGATE_SKIP).isEqualTo("cudaStackBudget.aggregate.skip");
+    }
+
     @Test
     void thePluginDescriptionIsOneLine() {
         String description = child(plugin.getDocumentElement(), "description").getTextContent();

@@ -95,6 +95,22 @@ class PrepareAgentMojoTest {
 
     @Test
     @InjectMojo(goal = "prepare-agent", pom = POM)
+    @MojoParameter(name = "skipPrepareAgent", value = "true")
+    void theGoalsOwnSkipAlsoEmptiesThePropertiesAndNamesItsProperty(PrepareAgentMojo mojo) throws Exception {
+        MavenProject project = wire(mojo);
+        LogLines log = new LogLines();
+        mojo.setLog(log);
+        mojo.execute();
+        assertThat(log.lines).containsExactly("INFO Skipping the CUDA launch recorder (prepare-agent): "
+                + "cudaStackBudget.prepareAgent.skip is set, so the cudaStackBudget.agentLibrary and log properties "
+                + "are empty: runs are not recorded and the check stays static.");
+        assertThat(project.getProperties()).hasSize(5);
+        assertThat(project.getProperties().values()).allMatch(""::equals);
+        assertThat(build.resolve("cuda-stack-budget-agent")).doesNotExist();
+    }
+
+    @Test
+    @InjectMojo(goal = "prepare-agent", pom = POM)
     void extractsThePackagedLibraryOnceAndSetsTheProperties(PrepareAgentMojo mojo) throws Exception {
         MavenProject project = wire(mojo);
         mojo.osName = "Linux";

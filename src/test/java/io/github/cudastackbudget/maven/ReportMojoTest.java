@@ -329,6 +329,25 @@ class ReportMojoTest {
 
     @Test
     @InjectMojo(goal = "report", pom = POM)
+    @MojoParameter(name = "skipReport", value = "true")
+    void theGoalsOwnSkipMeansNoPageAndOneLineNamingItsProperty(ReportMojo mojo) throws Exception {
+        wire(mojo);
+        Plugin plugin = new Plugin();
+        plugin.setGroupId("io.github.cudastackbudget");
+        plugin.setArtifactId("cuda-stack-budget-maven-plugin");
+        plugin.setVersion("0.1.0-SNAPSHOT");
+        setVariableValueToObject(mojo, "mojoExecution", new MojoExecution(plugin, "report", "default-cli"));
+        LogLines log = new LogLines();
+        mojo.setLog(log);
+        assertThat(mojo.canGenerateReport()).isFalse();
+        mojo.execute();
+        assertThat(log.lines).containsExactly(
+                "INFO Skipping the CUDA Stack Budget report: cudaStackBudget.report.skip is set.");
+        assertThat(build.resolve("reports")).doesNotExist();
+    }
+
+    @Test
+    @InjectMojo(goal = "report", pom = POM)
     void theOwnScanHonoursTheLaunchLogAndANewerLogMakesTheJsonStale(ReportMojo mojo) throws Exception {
         wire(mojo);
         setVariableValueToObject(mojo, "maxReservation", "1 GiB");
