@@ -61,16 +61,19 @@ public class CheckMojo extends AbstractStackBudgetMojo {
      * What to scan, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top level). Default:
      * {@code ${project.build.directory}} with includes {@code **}/{@code *.so}, {@code **}/{@code *.so.*},
      * {@code **}/{@code *.cubin}, {@code **}/{@code *.fatbin}, {@code **}/{@code *.o}, {@code **}/{@code *.a},
-     * {@code **}/{@code *.dll}. Files that are not ELF, PE, fatbin or cubin are skipped quietly.
+     * {@code **}/{@code *.dll}. Files that are not ELF, PE, fatbin or cubin are skipped quietly. No user property:
+     * Maven cannot build file sets from a {@code -D} string; use {@code libraryFiles}
+     * ({@code -DcudaStackBudget.libraryFiles}) on the command line.
      */
     @Parameter
     private List<FileSet> libraries;
 
     /**
      * Files to scan, named one by one (in addition to {@code libraries}). A missing or unreadable one fails the build;
-     * one without device code is reported.
+     * one without device code is reported. On the command line a comma-separated list, relative paths against the
+     * project's base directory: {@code -DcudaStackBudget.libraryFiles=build/libx.so,build/liby.so}.
      */
-    @Parameter
+    @Parameter(property = PropertyNames.LIBRARY_FILES)
     private List<File> libraryFiles;
 
     /**
@@ -106,12 +109,15 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.DEPENDENCY_SCOPES, defaultValue = MavenScanSupport.DEFAULT_DEPENDENCY_SCOPES)
     private String dependencyScopes;
 
-    /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
-    @Parameter
+    /**
+     * JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). On the command
+     * line a comma-separated list: {@code -DcudaStackBudget.jarIncludes=native/**}{@code /*.so,lib/*.dll}.
+     */
+    @Parameter(property = PropertyNames.JAR_INCLUDES)
     private List<String> jarIncludes;
 
-    /** JAR entry patterns to leave out. */
-    @Parameter
+    /** JAR entry patterns to leave out; on the command line a comma-separated list. */
+    @Parameter(property = PropertyNames.JAR_EXCLUDES)
     private List<String> jarExcludes;
 
     /**
@@ -121,17 +127,28 @@ public class CheckMojo extends AbstractStackBudgetMojo {
      * an optional own {@code <maxStackPerThread>} (this device's frame limit, used instead of the global one).
      * With no devices and no {@code devicePresets}, the GPUs of this machine are checked (nvidia-smi, matched to the
      * catalog), else a default set (t4, a100-sxm4-80gb, l4, h100-sxm5-80gb, h200-141gb, b200, rtx-5090) without a
-     * budget: the figures are reported and nothing fails for lack of a budget.
+     * budget: the figures are reported and nothing fails for lack of a budget. No user property: Maven cannot build
+     * these beans from a {@code -D} string; name catalog devices on the command line with {@code devicePresets}
+     * ({@code -DcudaStackBudget.devicePresets}) and a budget with {@code -DcudaStackBudget.maxReservation}.
      */
     @Parameter
     private List<Device> devices;
 
     /**
      * Comma-separated catalog ids checked in addition to {@code devices}, e.g. {@code h100-sxm5-80gb,l4}. The catalog
-     * (32 GPUs from V100 to GB10, with sources) is listed in the README.
+     * (32 GPUs from V100 to GB10, with sources) is listed on the devices page. User property
+     * {@code cudaStackBudget.devicePresets}; the old {@code cudaStackBudget.devices} still works, with a warning.
      */
     @Parameter(property = PropertyNames.DEVICE_PRESETS)
     private String devicePresets;
+
+    /**
+     * Deprecated: the old user property of {@code devicePresets}; use {@code -DcudaStackBudget.devicePresets}.
+     * {@code -DcudaStackBudget.devices=h200-141gb} still works, with one warning; {@code devicePresets} comes first
+     * when both are set. (Not marked {@code @Deprecated}: Maven 3.9 would add a second warning, Maven 3.8 none.)
+     */
+    @Parameter(property = PropertyNames.DEPRECATED_DEVICE_PRESETS)
+    private String devicesProperty;
 
     /** With no devices configured, look for local GPUs with nvidia-smi before falling back to the default set. */
     @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
@@ -199,8 +216,9 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.FAIL_ON_VIOLATION, defaultValue = "true")
     private boolean failOnViolation;
 
-    /** Where the reports go. */
-    @Parameter(defaultValue = "${project.build.directory}/cuda-stack-budget", required = true)
+    /** Where the reports go ({@code -DcudaStackBudget.outputDirectory}, relative to the project's base directory). */
+    @Parameter(property = PropertyNames.OUTPUT_DIRECTORY, defaultValue = "${project.build.directory}/cuda-stack-budget",
+            required = true)
     private File outputDirectory;
 
     /** Rows in the verbose per-kernel listing (0 = all). */
@@ -310,7 +328,8 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     CheckOptions options() throws MojoExecutionException {
         CheckOptions.Builder options = new MavenScanSupport(project, getLog()::info).options(
                 new MavenScanSupport.Parameters(libraries, libraryFiles, cuobjdump, engine, scanProjectJar,
-                        scanDependencies, dependencyScopes, jarIncludes, jarExcludes, devices, devicePresets,
+                        scanDependencies, dependencyScopes, jarIncludes, jarExcludes, devices,
+                        MavenScanSupport.devicePresets(devicePresets, devicesProperty, getLog()),
                         detectLocalDevices, maxReservation, maxStackPerThread, launchLog, libraryLog, timeout,
                         parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache,
                 outputDirectory.toPath(), verbose)

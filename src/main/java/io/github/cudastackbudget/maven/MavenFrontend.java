@@ -23,10 +23,10 @@ public final class MavenFrontend implements Frontend {
     }
 
     /**
-     * {@code -D<property>=<example>} where the parameter has a user property; else the POM element, with
-     * {@code example} as its content ({@code <outputDirectory>out</outputDirectory>}, a list parameter with one item:
-     * {@code <jarIncludes><jarInclude>lib/*.so</jarInclude></jarIncludes>}), or the bare element
-     * ({@code <libraryFiles>}) when {@code example} is blank.
+     * {@code -D<property>=<example>} where the parameter has a user property; else (file sets and beans, which Maven
+     * cannot build from a {@code -D} string) the POM element with one item holding {@code example}
+     * ({@code <libraries><library><directory>native</directory></library></libraries>}), or the bare element
+     * ({@code <libraries>}) when {@code example} is blank.
      */
     @Override
     public String howToSet(Option option, String example) {
@@ -42,10 +42,7 @@ public final class MavenFrontend implements Frontend {
         }
         String item = switch (option) {
             case LIBRARIES -> "<library><directory>" + example + "</directory></library>";
-            case LIBRARY_FILES -> "<libraryFile>" + example + "</libraryFile>";
             case DEVICES -> "<device>" + example + "</device>";
-            case JAR_INCLUDES -> "<jarInclude>" + example + "</jarInclude>";
-            case JAR_EXCLUDES -> "<jarExclude>" + example + "</jarExclude>";
             default -> example;
         };
         return "<" + id + ">" + item + "</" + id + ">";

@@ -220,6 +220,26 @@ final class MavenScanSupport {
         return project.getBasedir().toPath().resolve(path.strip()).toAbsolutePath().normalize();
     }
 
+    // conv (issue 12): the old user property of devicePresets
+    /**
+     * {@code devicePresets} as configured, else the old user property {@value PropertyNames#DEPRECATED_DEVICE_PRESETS}
+     * (Maven reads each parameter's property itself); where the old one is set, one warning says to use
+     * {@value PropertyNames#DEVICE_PRESETS}.
+     *
+     * @param devicePresets the parameter ({@value PropertyNames#DEVICE_PRESETS} or the POM), or null
+     * @param oldProperty   the value of {@value PropertyNames#DEPRECATED_DEVICE_PRESETS}, or null
+     */
+    static String devicePresets(String devicePresets, String oldProperty, Log log) {
+        if (oldProperty == null || oldProperty.isBlank()) {
+            return devicePresets;
+        }
+        boolean used = devicePresets == null || devicePresets.isBlank();
+        log.warn(PropertyNames.DEPRECATED_DEVICE_PRESETS + " is deprecated: use " + PropertyNames.DEVICE_PRESETS + "="
+                + oldProperty.strip() + (used ? " (read this time)" : " (ignored this time: devicePresets is set to '"
+                + devicePresets.strip() + "')"));
+        return used ? oldProperty : devicePresets;
+    }
+
     /** Sends the core's progress to the Maven log. */
     static CheckListener listener(Log log) {
         return new CheckListener() {

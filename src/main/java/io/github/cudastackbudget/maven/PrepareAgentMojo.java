@@ -72,8 +72,8 @@ public class PrepareAgentMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.APPEND, defaultValue = "true")
     private boolean append;
 
-    /** Where the injection library is extracted to. */
-    @Parameter(defaultValue = "${project.build.directory}/cuda-stack-budget-agent", required = true)
+    /** Where the injection library is extracted to ({@code -DcudaStackBudget.agentDirectory}). */
+    @Parameter(property = PropertyNames.AGENT_DIRECTORY, defaultValue = "${project.build.directory}/cuda-stack-budget-agent", required = true)
     private File agentDirectory;
 
     /** The platform, overridable for tests. */

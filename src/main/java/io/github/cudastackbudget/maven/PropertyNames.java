@@ -25,8 +25,8 @@ public final class PropertyNames {
     public static final String SCAN_PROJECT_JAR = "cudaStackBudget.scanProjectJar";
     public static final String SCAN_DEPENDENCIES = "cudaStackBudget.scanDependencies";
     public static final String DEPENDENCY_SCOPES = "cudaStackBudget.dependencyScopes";
-    /** The user property of the {@code devicePresets} parameter (the short name users type). */
-    public static final String DEVICE_PRESETS = "cudaStackBudget.devices";
+    /** The user property of the {@code devicePresets} parameter. */
+    public static final String DEVICE_PRESETS = "cudaStackBudget.devicePresets";
     public static final String DETECT_LOCAL_DEVICES = "cudaStackBudget.detectLocalDevices";
     public static final String MAX_RESERVATION = "cudaStackBudget.maxReservation";
     public static final String MAX_STACK_PER_THREAD = "cudaStackBudget.maxStackPerThread";
@@ -52,6 +52,24 @@ public final class PropertyNames {
     public static final String PTXAS = "cudaStackBudget.ptxas";
     /** The CUDA version of the target driver ({@code check} and {@code report}). */
     public static final String DRIVER_CUDA_VERSION = "cudaStackBudget.driverCudaVersion";
+
+    // conv (issue 12): a user property on every parameter Maven can set from a -D string (comma-separated lists of
+    // strings and files included; libraries (FileSets) and devices (beans) have none)
+    /** Files to scan, comma-separated ({@code check} and {@code report}). */
+    public static final String LIBRARY_FILES = "cudaStackBudget.libraryFiles";
+    /** JAR entry patterns that count as libraries, comma-separated ({@code check} and {@code report}). */
+    public static final String JAR_INCLUDES = "cudaStackBudget.jarIncludes";
+    /** JAR entry patterns to leave out, comma-separated ({@code check} and {@code report}). */
+    public static final String JAR_EXCLUDES = "cudaStackBudget.jarExcludes";
+    /** {@code check}: where the reports go. */
+    public static final String OUTPUT_DIRECTORY = "cudaStackBudget.outputDirectory";
+    /** {@code prepare-agent}: where the injection library is extracted to. */
+    public static final String AGENT_DIRECTORY = "cudaStackBudget.agentDirectory";
+    /**
+     * The old user property of {@code devicePresets} (before {@value #DEVICE_PRESETS}): still read, with one
+     * deprecation warning.
+     */
+    public static final String DEPRECATED_DEVICE_PRESETS = "cudaStackBudget.devices";
 
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
@@ -97,7 +115,13 @@ public final class PropertyNames {
             case JIT_FRAMES -> JIT_FRAMES;
             case PTXAS -> PTXAS;
             case DRIVER_CUDA_VERSION -> DRIVER_CUDA_VERSION;
-            case LIBRARIES, LIBRARY_FILES, DEVICES, OUTPUT_DIRECTORY, JAR_INCLUDES, JAR_EXCLUDES -> null;
+            // conv (issue 12)
+            case LIBRARY_FILES -> LIBRARY_FILES;
+            case OUTPUT_DIRECTORY -> OUTPUT_DIRECTORY;
+            case JAR_INCLUDES -> JAR_INCLUDES;
+            case JAR_EXCLUDES -> JAR_EXCLUDES;
+            // a list of FileSets and a list of beans: Maven cannot build them from a -D string
+            case LIBRARIES, DEVICES -> null;
         });
     }
 }

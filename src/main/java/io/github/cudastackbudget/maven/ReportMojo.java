@@ -108,12 +108,15 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     @Parameter(property = PropertyNames.TOP, defaultValue = MavenScanSupport.DEFAULT_TOP)
     private int top;
 
-    /** What to scan, as in {@code check} (default: the build directory, {@code **}/{@code *.so} and friends). */
+    /**
+     * What to scan, as in {@code check} (default: the build directory, {@code **}/{@code *.so} and friends). No user
+     * property (file sets); {@code -DcudaStackBudget.libraryFiles} on the command line.
+     */
     @Parameter
     private List<FileSet> libraries;
 
-    /** Files to scan, named one by one, as in {@code check}. */
-    @Parameter
+    /** Files to scan, named one by one, as in {@code check} (comma-separated on the command line). */
+    @Parameter(property = PropertyNames.LIBRARY_FILES)
     private List<File> libraryFiles;
 
     /** The cuobjdump executable, as in {@code check}. */
@@ -143,21 +146,35 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     @Parameter(property = PropertyNames.DEPENDENCY_SCOPES, defaultValue = MavenScanSupport.DEFAULT_DEPENDENCY_SCOPES)
     private String dependencyScopes;
 
-    /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
-    @Parameter
+    /**
+     * JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}); comma-separated on
+     * the command line.
+     */
+    @Parameter(property = PropertyNames.JAR_INCLUDES)
     private List<String> jarIncludes;
 
-    /** JAR entry patterns to leave out. */
-    @Parameter
+    /** JAR entry patterns to leave out; comma-separated on the command line. */
+    @Parameter(property = PropertyNames.JAR_EXCLUDES)
     private List<String> jarExcludes;
 
-    /** Target GPUs, as in {@code check}. */
+    /** Target GPUs, as in {@code check} (no user property: beans; use {@code devicePresets} on the command line). */
     @Parameter
     private List<Device> devices;
 
-    /** Comma-separated catalog ids, as in {@code check}. */
+    /**
+     * Comma-separated catalog ids, as in {@code check} ({@code -DcudaStackBudget.devicePresets}; the old
+     * {@code cudaStackBudget.devices} still works, with a warning).
+     */
     @Parameter(property = PropertyNames.DEVICE_PRESETS)
     private String devicePresets;
+
+    /**
+     * Deprecated: the old user property of {@code devicePresets}; use {@code -DcudaStackBudget.devicePresets}.
+     * {@code -DcudaStackBudget.devices=h200-141gb} still works, with one warning; {@code devicePresets} comes first
+     * when both are set. (Not marked {@code @Deprecated}: Maven 3.9 would add a second warning, Maven 3.8 none.)
+     */
+    @Parameter(property = PropertyNames.DEPRECATED_DEVICE_PRESETS)
+    private String devicesProperty;
 
     /** With no devices configured, look for local GPUs first, as in {@code check}. */
     @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
@@ -600,7 +617,8 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
     CheckOptions options() throws MojoExecutionException {
         return new MavenScanSupport(project, getLog()::debug).options(new MavenScanSupport.Parameters(libraries,
                 libraryFiles, cuobjdump, engine, scanProjectJar, scanDependencies, dependencyScopes, jarIncludes,
-                jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
+                jarExcludes, devices, MavenScanSupport.devicePresets(devicePresets, devicesProperty, getLog()),
+                detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
                 libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, jsonReport.getAbsoluteFile().getParentFile().toPath(), false)
                 .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion).build();
     }

@@ -146,4 +146,23 @@ class MavenScanSupportTest {
                 .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("timeout 0 must be at least 1 second (cudaStackBudget.timeout)");
     }
+
+    // conv (issue 12): the old user property of devicePresets
+    @Test
+    void theOldDevicesPropertyStillWorksWithOneWarning() {
+        LogLines log = new LogLines();
+        assertThat(MavenScanSupport.devicePresets(null, "h200-141gb,l4", log)).isEqualTo("h200-141gb,l4");
+        assertThat(log.lines).containsExactly("WARN cudaStackBudget.devices is deprecated: use "
+                + "cudaStackBudget.devicePresets=h200-141gb,l4 (read this time)");
+
+        log.lines.clear();
+        assertThat(MavenScanSupport.devicePresets("l4", "h200-141gb", log)).isEqualTo("l4");
+        assertThat(log.lines).containsExactly("WARN cudaStackBudget.devices is deprecated: use "
+                + "cudaStackBudget.devicePresets=h200-141gb (ignored this time: devicePresets is set to 'l4')");
+
+        log.lines.clear();
+        assertThat(MavenScanSupport.devicePresets("l4", null, log)).isEqualTo("l4");
+        assertThat(MavenScanSupport.devicePresets(null, " ", log)).isNull();
+        assertThat(log.lines).isEmpty();
+    }
 }
