@@ -22,6 +22,8 @@ deps="$(cat "$out/classpath")"
 after="$PWD/target/classes:$PWD/target/test-classes:$deps"
 
 git archive "$rev" | tar -x -C "$out/before-src"
+# the earlier tree's tests read ../shared relative to their own root: the shared fixtures beside it
+ln -sfn "$(cd ../shared && pwd)" "$out/shared"
 mkdir -p "$out/before-src/target" && cp -r target/test-cuda "$out/before-src/target/" 2>/dev/null || true
 (cd "$out/before-src" && ./mvnw -B -o -q test-compile -Dcuda-stack-budget.native.skip=true)
 mkdir -p "$out/before-bench"
