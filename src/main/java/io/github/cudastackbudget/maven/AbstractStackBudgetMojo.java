@@ -1,9 +1,11 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.CheckException;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
 
@@ -26,6 +28,20 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
 
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;
+
+    // agg (issue 12): module names in the log lines of a parallel build
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    protected MavenSession session;
+
+    /**
+     * The goal's log: under a parallel build ({@code -T}) every line starts with {@code [artifactId] } (a
+     * {@link ModuleLog}), so that the lines of modules built at once can be told apart; serial builds log unchanged.
+     */
+    @Override
+    public Log getLog() {
+        return ModuleLog.of(super.getLog(), session != null && session.isParallel(),
+                project == null ? null : project.getArtifactId());
+    }
 
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {

@@ -144,15 +144,25 @@ final class MavenScanSupport {
 
     /** The file sets to scan, relative directories resolved against the project's base directory. */
     private List<FileSetSpec> fileSets(List<FileSet> libraries) {
-        Path buildDirectory = Path.of(project.getBuild().getDirectory());
+        return fileSets(project, libraries, "");
+    }
+
+    /**
+     * The file sets of {@code module}: its build directory with the default includes when {@code libraries} is null or
+     * empty, else {@code libraries} with relative directories resolved against its base directory.
+     *
+     * @param usedBy the owner of the matched files (aggregate: the module's coordinates), or empty for the check's own
+     */
+    static List<FileSetSpec> fileSets(MavenProject module, List<FileSet> libraries, String usedBy) {
+        Path buildDirectory = Path.of(module.getBuild().getDirectory());
         if (libraries == null || libraries.isEmpty()) {
-            return List.of(new FileSetSpec(buildDirectory, FileSetSpec.DEFAULT_INCLUDES, List.of()));
+            return List.of(new FileSetSpec(buildDirectory, FileSetSpec.DEFAULT_INCLUDES, List.of(), usedBy));
         }
         List<FileSetSpec> fileSets = new ArrayList<>();
         for (FileSet fileSet : libraries) {
             String directory = fileSet.getDirectory();
-            Path base = directory == null ? buildDirectory : project.getBasedir().toPath().resolve(directory);
-            fileSets.add(new FileSetSpec(base, fileSet.getIncludes(), fileSet.getExcludes()));
+            Path base = directory == null ? buildDirectory : module.getBasedir().toPath().resolve(directory);
+            fileSets.add(new FileSetSpec(base, fileSet.getIncludes(), fileSet.getExcludes(), usedBy));
         }
         return fileSets;
     }
@@ -206,7 +216,7 @@ final class MavenScanSupport {
         return name.endsWith(".jar") || name.endsWith(".zip") || name.endsWith(".war") || name.endsWith(".ear");
     }
 
-    private static String coordinates(Artifact artifact) {
+    static String coordinates(Artifact artifact) {
         return artifact.getGroupId() + ":" + artifact.getArtifactId() + ":" + artifact.getVersion()
                 + (artifact.getClassifier() == null || artifact.getClassifier().isEmpty() ? ""
                         : ":" + artifact.getClassifier());

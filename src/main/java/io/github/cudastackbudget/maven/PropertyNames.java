@@ -70,6 +70,9 @@ public final class PropertyNames {
      * deprecation warning.
      */
     public static final String DEPRECATED_DEVICE_PRESETS = "cudaStackBudget.devices";
+    // agg (issue 12): the aggregate goal
+    /** {@code aggregate}: fail when no module had a library with device code. */
+    public static final String FAIL_IF_NO_LIBRARIES = "cudaStackBudget.failIfNoLibraries";
 
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";

@@ -128,9 +128,45 @@ class PluginDescriptorTest {
         }
     }
 
+    // agg (issue 12): the aggregate declares check's budget, device and scan parameters itself (it is an aggregator
+    // of its own), kept equal here
+    @Test
+    void everyParameterCheckAndAggregateShareHasTheSameTypePropertyAndDefault() {
+        Map<String, Declared> check = parameters("check");
+        Map<String, Declared> aggregate = parameters("aggregate");
+        Set<String> shared = new TreeSet<>(check.keySet());
+        shared.retainAll(aggregate.keySet());
+        // the aggregate writes under the root project's build directory
+        shared.remove("outputDirectory");
+
+        assertThat(shared).as("the budget, device and scan parameters of the aggregate").contains("libraries",
+                "cuobjdump", "engine", "scanProjectJar", "scanDependencies", "dependencyScopes", "jarIncludes",
+                "jarExcludes", "devices", "devicePresets", "detectLocalDevices", "maxReservation", "maxStackPerThread",
+                "platforms", "failOnViolation", "failOnUnreadable", "timeout", "parallelism", "top", "verbose",
+                "cacheDirectory", "useCache", "jitFrames", "ptxas", "driverCudaVersion", "skip");
+        for (String name : shared) {
+            assertThat(aggregate.get(name)).as("aggregate's %s, declared as in check", name)
+                    .isEqualTo(check.get(name));
+        }
+        assertThat(aggregate.get("failIfNoLibraries")).isEqualTo(new Declared("boolean",
+                "${" + PropertyNames.FAIL_IF_NO_LIBRARIES + "}", "false", false, true));
+        assertThat(aggregate.get("outputDirectory").defaultValue())
+                .isEqualTo("${session.topLevelProject.build.directory}/cuda-stack-budget-aggregate");
+    }
+
+    @Test
+    void theAggregateIsAThreadSafeAggregatorBoundToVerify() {
+        Element aggregate = mojo("aggregate");
+
+        assertThat(text(aggregate, "aggregator")).isEqualTo("true");
+        assertThat(text(aggregate, "threadSafe")).isEqualTo("true");
+        assertThat(text(aggregate, "phase")).isEqualTo("verify");
+        assertThat(text(aggregate, "requiresDependencyResolution")).isEqualTo("test");
+    }
+
     @Test
     void everyGoalThatSkipsReadsTheSameProperty() {
-        for (String goal : new String[] {"check", "report", "prepare-agent"}) {
+        for (String goal : new String[] {"check", "report", "prepare-agent", "aggregate"}) {
             assertThat(parameters(goal).get("skip")).as(goal)
                     .isEqualTo(new Declared("boolean", "${" + PropertyNames.SKIP + "}", "false", false, true));
         }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stage 1: the inputs that hold device code: the files the file sets and the explicit files name, and the
@@ -18,12 +19,26 @@ import java.util.List;
  * @param jarEntries  JAR entries to read in place
  * @param filesProbed candidate files and JAR entries looked at
  * @param jars        JAR files searched
+ * @param owners      the owner of each file a file set with its own {@code usedBy} matched (aggregate: the module);
+ *                    other files belong to the request's {@code usedBy}
  */
-record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int filesProbed, int jars) {
+record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int filesProbed, int jars,
+        Map<Path, String> owners) {
 
     Inputs {
         files = List.copyOf(files);
         jarEntries = List.copyOf(jarEntries);
+        owners = Map.copyOf(owners);
+    }
+
+    /** The same inputs with other files (the owners kept). */
+    Inputs withFiles(List<DeviceCodeProbe> kept) {
+        return new Inputs(kept, jarEntries, filesProbed, jars, owners);
+    }
+
+    /** Who the file belongs to: its file set's {@code usedBy}, else {@code fallback} (the request's). */
+    String owner(Path file, String fallback) {
+        return owners.getOrDefault(file.toAbsolutePath().normalize(), fallback);
     }
 
     /**
@@ -47,7 +62,7 @@ record Inputs(List<DeviceCodeProbe> files, List<JarEntryLibrary> jarEntries, int
         }
         List<DeviceCodeProbe> files = discovery.withDeviceCode();
         return new Inputs(files, withoutScannedFiles(entries, files, listener), discovery.filesProbed() + entries.size(),
-                request.jarScan().jars().size());
+                request.jarScan().jars().size(), discovery.owners());
     }
 
     boolean isEmpty() {

@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * Stage 2: reads the kernels of the inputs, files with the configured engine and JAR entries in place with the native
- * reader, and attributes the files to the project (JAR entries already carry their JAR's owner).
+ * reader, and attributes the files to their file set's owner or the project (JAR entries already carry their JAR's
+ * owner).
  */
 final class KernelReads {
 
@@ -71,7 +72,7 @@ final class KernelReads {
                 readable.add(file);
             }
         }
-        inputs = new Inputs(readable, inputs.jarEntries(), inputs.filesProbed(), inputs.jars());
+        inputs = inputs.withFiles(readable);
         try {
             KernelEngine fileEngine = null;
             if (!inputs.files().isEmpty()) {
@@ -101,9 +102,11 @@ final class KernelReads {
             List<LibraryScan> scans = new LibraryScanner(fileEngine != null ? fileEngine : jarEngine,
                     request.parallelism()).run(tasks, (scan, done, total) -> progress(listener, scan, done, total,
                             reads.hit(scan)));
-            // files belong to the project; JAR entries already carry their JAR's owner
-            return scans.stream().map(scan -> scan.jarEntry() == null ? scan.withUsedBy(request.usedBy()) : scan)
-                    .toList();
+            // files belong to their file set's owner (aggregate: the module), else to the project; JAR entries already
+            // carry their JAR's owner
+            Inputs owned = inputs;
+            return scans.stream().map(scan -> scan.jarEntry() == null
+                    ? scan.withUsedBy(owned.owner(scan.path(), request.usedBy())) : scan).toList();
         } catch (EngineException e) {
             if (e.getCause() instanceof CheckProblem problem) {
                 throw problem;

@@ -66,12 +66,18 @@ public final class LibraryDiscovery {
             throws DiscoveryException {
         Objects.requireNonNull(frontend, "frontend");
         Map<Path, Boolean> candidates = new LinkedHashMap<>();
+        Map<Path, String> owners = new LinkedHashMap<>();
         java.util.Set<Path> seen = new java.util.HashSet<>();
         for (FileSetSpec fileSet : fileSets) {
             for (Path file : expand(fileSet)) {
                 // libx.so -> libx.so.1 -> libx.so.1.2: one file, scanned once, under the first name matched
                 if (seen.add(realPath(file))) {
-                    candidates.putIfAbsent(file.toAbsolutePath().normalize(), false);
+                    Path absolute = file.toAbsolutePath().normalize();
+                    candidates.putIfAbsent(absolute, false);
+                    if (!fileSet.usedBy().isEmpty()) {
+                        // the first file set that matched it owns it (aggregate: the module whose build made it)
+                        owners.putIfAbsent(absolute, fileSet.usedBy());
+                    }
                 }
             }
         }
@@ -109,7 +115,8 @@ public final class LibraryDiscovery {
                 explicitWithout.add(probe);
             }
         }
-        return new Discovery(probed, withDeviceCode, explicitWithout);
+        owners.keySet().retainAll(withDeviceCode.stream().map(DeviceCodeProbe::file).toList());
+        return new Discovery(probed, withDeviceCode, explicitWithout, owners);
     }
 
     private static Path realPath(Path file) {
@@ -126,11 +133,20 @@ public final class LibraryDiscovery {
      * @param filesProbed      how many candidate files were looked at
      * @param withDeviceCode   files holding device code, in discovery order
      * @param explicitWithout  explicitly named files without device code (to report)
+     * @param owners           the owner of each file with device code that a file set with a {@code usedBy} matched
+     *                         (the other files belong to the check's own {@code usedBy})
      */
-    public record Discovery(int filesProbed, List<DeviceCodeProbe> withDeviceCode, List<DeviceCodeProbe> explicitWithout) {
+    public record Discovery(int filesProbed, List<DeviceCodeProbe> withDeviceCode, List<DeviceCodeProbe> explicitWithout,
+            Map<Path, String> owners) {
         public Discovery {
             withDeviceCode = List.copyOf(withDeviceCode);
             explicitWithout = List.copyOf(explicitWithout);
+            owners = Map.copyOf(owners);
+        }
+
+        /** A discovery whose files all belong to the check's own {@code usedBy}. */
+        public Discovery(int filesProbed, List<DeviceCodeProbe> withDeviceCode, List<DeviceCodeProbe> explicitWithout) {
+            this(filesProbed, withDeviceCode, explicitWithout, Map.of());
         }
     }
 
