@@ -6,7 +6,17 @@ import groovy.json.JsonSlurper
 File shared = new File((new File(basedir, 'pom.xml').text =~ /<it\.shared>([^<]+)</)[0][1])
 def It = new GroovyClassLoader(getClass().classLoader).parseClass(new File(shared, 'ItSupport.groovy'))
 
-String log = new File(basedir, 'build.log').text
+String all = new File(basedir, 'build.log').text
+// build.log holds the three invocations: the two skipped ones, then the gate
+List<String> builds = all.split(/(?m)^\[INFO\] Scanning for projects\.\.\.$/).drop(1) as List
+assert builds.size() == 3
+['cudaStackBudget.aggregate.skip', 'cudaStackBudget.skip'].eachWithIndex { String property, int i ->
+    assert builds[i].contains('BUILD SUCCESS')
+    def skipLines = builds[i].readLines().findAll { it.contains('Skipping the CUDA stack budget aggregate') }
+    assert skipLines == ["[INFO] Skipping the CUDA stack budget aggregate: ${property} is set.".toString()]
+    assert !builds[i].contains('Aggregating the CUDA stack budget')
+}
+String log = builds[2]
 assert log.contains('BUILD FAILURE')
 assert log.contains('MojoFailureException') : 'a violation must fail the build with MojoFailureException'
 assert !log.contains('MojoExecutionException')

@@ -59,6 +59,13 @@ import org.apache.maven.project.MavenProject;
 public class AggregateMojo extends AbstractStackBudgetMojo {
 
     /**
+     * Skip this goal only, as {@code skip} ({@value PropertyNames#SKIP}) skips every goal of the plugin: one log line
+     * names the property; no report is written. From the command line: {@code -DcudaStackBudget.aggregate.skip}.
+     */
+    @Parameter(property = PropertyNames.AGGREGATE_SKIP, defaultValue = "false")
+    private boolean skipAggregate;
+
+    /**
      * What to scan in every module, as file sets with Ant-style patterns ({@code **}/{@code *.so} also matches the top
      * level), relative directories resolved against each module's base directory (a file set without a directory:
      * the module's build directory). Default: each module's {@code ${project.build.directory}} with includes
@@ -211,6 +218,16 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Override
     protected String subject() {
         return "CUDA stack budget aggregate";
+    }
+
+    @Override
+    protected boolean goalSkip() {
+        return skipAggregate;
+    }
+
+    @Override
+    protected String goalSkipProperty() {
+        return PropertyNames.AGGREGATE_SKIP;
     }
 
     @Override

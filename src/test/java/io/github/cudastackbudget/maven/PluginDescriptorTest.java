@@ -176,9 +176,9 @@ class PluginDescriptorTest {
     @Test
     void everyGoalAlsoHasItsOwnSkipWithItsOwnProperty() {
         Map<String, String> own = Map.of("check", "skipCheck", "report", "skipReport", "prepare-agent",
-                "skipPrepareAgent");
+                "skipPrepareAgent", "aggregate", "skipAggregate");
         Map<String, String> properties = Map.of("check", PropertyNames.CHECK_SKIP, "report", PropertyNames.REPORT_SKIP,
-                "prepare-agent", PropertyNames.PREPARE_AGENT_SKIP);
+                "prepare-agent", PropertyNames.PREPARE_AGENT_SKIP, "aggregate", PropertyNames.AGGREGATE_SKIP);
         own.forEach((goal, parameter) -> assertThat(parameters(goal).get(parameter)).as("%s's %s", goal, parameter)
                 .isEqualTo(new Declared("boolean", "${" + properties.get(goal) + "}", "false", false, true)));
         assertThat(properties.values()).allMatch(property -> property.matches("cudaStackBudget\\.[a-zA-Z]+\\.skip"));
