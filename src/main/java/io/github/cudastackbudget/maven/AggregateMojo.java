@@ -71,7 +71,8 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
      * the module's build directory). Default: each module's {@code ${project.build.directory}} with includes
      * {@code **}/{@code *.so}, {@code **}/{@code *.so.*}, {@code **}/{@code *.cubin}, {@code **}/{@code *.fatbin},
      * {@code **}/{@code *.o}, {@code **}/{@code *.a}, {@code **}/{@code *.dll}. Files that are not ELF, PE, fatbin or
-     * cubin are skipped quietly. A file two modules' file sets match belongs to the module nested deeper.
+     * cubin are skipped quietly. A file two modules' file sets match belongs to the module nested deeper. No user
+     * property: Maven cannot build file sets from a {@code -D} string.
      */
     @Parameter
     private List<FileSet> libraries;
@@ -108,25 +109,40 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.DEPENDENCY_SCOPES, defaultValue = MavenScanSupport.DEFAULT_DEPENDENCY_SCOPES)
     private String dependencyScopes;
 
-    /** JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). */
-    @Parameter
+    /**
+     * JAR entry patterns that count as libraries (default: the same patterns as {@code libraries}). On the command
+     * line a comma-separated list: {@code -DcudaStackBudget.jarIncludes=native/**}{@code /*.so,lib/*.dll}.
+     */
+    @Parameter(property = PropertyNames.JAR_INCLUDES)
     private List<String> jarIncludes;
 
-    /** JAR entry patterns to leave out. */
-    @Parameter
+    /** JAR entry patterns to leave out; on the command line a comma-separated list. */
+    @Parameter(property = PropertyNames.JAR_EXCLUDES)
     private List<String> jarExcludes;
 
     /**
      * Target GPUs, each a {@code <device>} with a catalog {@code <preset>} or explicit figures, and an optional own
      * {@code <maxReservation>}, as for {@code check}. With no devices and no {@code devicePresets}, the GPUs of this
-     * machine are checked (nvidia-smi, matched to the catalog), else a default set without a budget.
+     * machine are checked (nvidia-smi, matched to the catalog), else a default set without a budget. No user
+     * property: Maven cannot build these beans from a {@code -D} string; use {@code -DcudaStackBudget.devicePresets}.
      */
     @Parameter
     private List<Device> devices;
 
-    /** Comma-separated catalog ids checked in addition to {@code devices}, e.g. {@code h100-sxm5-80gb,l4}. */
+    /**
+     * Comma-separated catalog ids checked in addition to {@code devices}, e.g. {@code h100-sxm5-80gb,l4}. User property
+     * {@code cudaStackBudget.devicePresets}; the old {@code cudaStackBudget.devices} still works, with a warning.
+     */
     @Parameter(property = PropertyNames.DEVICE_PRESETS)
     private String devicePresets;
+
+    /**
+     * Deprecated: the old user property of {@code devicePresets}; use {@code -DcudaStackBudget.devicePresets}.
+     * {@code -DcudaStackBudget.devices=h200-141gb} still works, with one warning; {@code devicePresets} comes first
+     * when both are set.
+     */
+    @Parameter(property = PropertyNames.DEPRECATED_DEVICE_PRESETS)
+    private String devicesProperty;
 
     /** With no devices configured, look for local GPUs with nvidia-smi before falling back to the default set. */
     @Parameter(property = PropertyNames.DETECT_LOCAL_DEVICES,
@@ -171,9 +187,13 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.FAIL_IF_NO_LIBRARIES, defaultValue = "false")
     private boolean failIfNoLibraries;
 
-    /** Where the aggregate reports go: the root project's build directory, {@code cuda-stack-budget-aggregate}. */
-    @Parameter(defaultValue = "${session.topLevelProject.build.directory}/cuda-stack-budget-aggregate",
-            required = true)
+    /**
+     * Where the aggregate reports go: the root project's build directory, {@code cuda-stack-budget-aggregate}. On the
+     * command line {@code -DcudaStackBudget.aggregate.outputDirectory} (its own property, so that a {@code -D} for the
+     * modules' {@code check} reports does not move the aggregate's onto one of them).
+     */
+    @Parameter(property = PropertyNames.AGGREGATE_OUTPUT_DIRECTORY,
+            defaultValue = "${session.topLevelProject.build.directory}/cuda-stack-budget-aggregate", required = true)
     private File outputDirectory;
 
     /** Rows in the verbose per-kernel listing (0 = all). */
@@ -238,9 +258,11 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
         }
         List<MavenProject> projects = session.getProjects();
         MavenProject root = root();
-        ReactorInputs inputs = ReactorInputs.of(projects, root, parameters(), log::info);
+        MavenScanSupport.Parameters parameters = parameters();
+        ReactorInputs inputs = ReactorInputs.of(projects, root, parameters, log::info);
         log.info("Aggregating the CUDA stack budget of " + projects.size() + " module(s) into " + outputDirectory);
-        CheckRunner.Outcome outcome = CheckRunner.run(options(root, inputs), MavenScanSupport.listener(log));
+        CheckRunner.Outcome outcome = CheckRunner.run(options(root, inputs, parameters.devicePresets()),
+                MavenScanSupport.listener(log));
         for (String module : inputs.withoutLibraries(outcome.result().scans())) {
             log.info("Module " + module + ": no native libraries (looked in " + inputs.lookedIn().get(module) + ")");
         }
@@ -325,14 +347,18 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
 
     private MavenScanSupport.Parameters parameters() {
         return new MavenScanSupport.Parameters(libraries, null, cuobjdump, engine, scanProjectJar, scanDependencies,
-                dependencyScopes, jarIncludes, jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation,
+                dependencyScopes, jarIncludes, jarExcludes, devices, presets(), detectLocalDevices, maxReservation,
                 maxStackPerThread, null, null, timeout, parallelism, top, failOnUnreadable, platforms);
     }
 
+    private String presets() {
+        return MavenScanSupport.devicePresets(devicePresets, devicesProperty, getLog());
+    }
+
     /** The options of one check over every module's inputs, the reports in {@code outputDirectory}. */
-    CheckOptions options(MavenProject root, ReactorInputs inputs) throws MojoExecutionException {
+    CheckOptions options(MavenProject root, ReactorInputs inputs, String presets) throws MojoExecutionException {
         MavenScanSupport.Parameters own = new MavenScanSupport.Parameters(null, null, cuobjdump, engine, false, false,
-                dependencyScopes, jarIncludes, jarExcludes, devices, devicePresets, detectLocalDevices, maxReservation,
+                dependencyScopes, jarIncludes, jarExcludes, devices, presets, detectLocalDevices, maxReservation,
                 maxStackPerThread, null, null, timeout, parallelism, top, failOnUnreadable, platforms);
         return new MavenScanSupport(root, getLog()::info)
                 .options(own, cacheDirectory, useCache, outputDirectory.toPath(), verbose).toBuilder()

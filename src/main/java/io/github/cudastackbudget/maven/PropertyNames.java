@@ -73,6 +73,8 @@ public final class PropertyNames {
     // agg (issue 12): the aggregate goal
     /** {@code aggregate}: fail when no module had a library with device code. */
     public static final String FAIL_IF_NO_LIBRARIES = "cudaStackBudget.failIfNoLibraries";
+    /** {@code aggregate}: where its reports go (not {@code check}'s {@value #OUTPUT_DIRECTORY}). */
+    public static final String AGGREGATE_OUTPUT_DIRECTORY = "cudaStackBudget.aggregate.outputDirectory";
 
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";

@@ -136,7 +136,7 @@ class PluginDescriptorTest {
         Map<String, Declared> aggregate = parameters("aggregate");
         Set<String> shared = new TreeSet<>(check.keySet());
         shared.retainAll(aggregate.keySet());
-        // the aggregate writes under the root project's build directory
+        // the aggregate writes under the root project's build directory, with its own property
         shared.remove("outputDirectory");
 
         assertThat(shared).as("the budget, device and scan parameters of the aggregate").contains("libraries",
@@ -150,8 +150,9 @@ class PluginDescriptorTest {
         }
         assertThat(aggregate.get("failIfNoLibraries")).isEqualTo(new Declared("boolean",
                 "${" + PropertyNames.FAIL_IF_NO_LIBRARIES + "}", "false", false, true));
-        assertThat(aggregate.get("outputDirectory").defaultValue())
-                .isEqualTo("${session.topLevelProject.build.directory}/cuda-stack-budget-aggregate");
+        assertThat(aggregate.get("outputDirectory")).isEqualTo(new Declared("java.io.File",
+                "${" + PropertyNames.AGGREGATE_OUTPUT_DIRECTORY + "}",
+                "${session.topLevelProject.build.directory}/cuda-stack-budget-aggregate", true, true));
     }
 
     @Test
@@ -204,7 +205,9 @@ class PluginDescriptorTest {
             "check", Set.of("libraries", "devices"),
             "report", Set.of("libraries", "devices", "outputDirectory", "siteDirectory", "locale", "outputTimestamp",
                     "outputFormat"),
-            "prepare-agent", Set.of());
+            "prepare-agent", Set.of(),
+            // agg (issue 12)
+            "aggregate", Set.of("libraries", "devices"));
 
     /** Every property of a parameter: one of {@link PropertyNames}' constants. */
     private static Set<String> propertyNames() throws IllegalAccessException {
@@ -248,7 +251,7 @@ class PluginDescriptorTest {
 
     @Test
     void devicePresetsHasItsOwnPropertyAndTheOldOneIsADeprecatedParameter() {
-        for (String goal : new String[] {"check", "report"}) {
+        for (String goal : new String[] {"check", "report", "aggregate"}) {
             assertThat(parameters(goal).get("devicePresets").property())
                     .isEqualTo("${cudaStackBudget.devicePresets}");
             assertThat(parameters(goal).get("devicesProperty").property()).isEqualTo("${cudaStackBudget.devices}");
