@@ -56,7 +56,9 @@ class ArchitectureTest {
             CORE + ".launch.AgentLibrary", CORE + ".launch.AgentException",
             // DumpResourceUsage: the native reader as a tool
             CORE + ".binary.DeviceCodeReader", CORE + ".binary.DeviceCodeListing", CORE + ".binary.ResourceUsageText",
-            CORE + ".binary.BinaryFormatException");
+            CORE + ".binary.BinaryFormatException",
+            // out (issue 12): the outputs CheckOptions takes
+            CORE + ".report.OutputOptions");
 
     private static JavaClasses classes;
 

@@ -34,6 +34,8 @@ public final class CliFrontend implements Frontend {
     static final String JIT_FRAMES = "--jit-frames";
     static final String PTXAS = "--ptxas";
     static final String DRIVER_CUDA_VERSION = "--driver-cuda-version";
+    // out (issue 12, outputs)
+    static final String FORMATS = "--formats";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -66,6 +68,8 @@ public final class CliFrontend implements Frontend {
             case JIT_FRAMES -> JIT_FRAMES;
             case PTXAS -> PTXAS;
             case DRIVER_CUDA_VERSION -> DRIVER_CUDA_VERSION;
+            case FORMATS -> FORMATS;
+            case FAIL_ON_ERROR -> null;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };
@@ -84,6 +88,7 @@ public final class CliFrontend implements Frontend {
             case SCAN_PROJECT_JAR, SCAN_DEPENDENCIES, DEPENDENCY_SCOPES -> JARS;
             case JAR_INCLUDES, JAR_EXCLUDES -> "the JAR entry patterns (on the command line always the default ones)";
             case FAIL_ON_VIOLATION -> "the exit status (1: a budget exceeded)";
+            case FAIL_ON_ERROR -> "the exit status (2: the check could not run)";
             case SKIP -> "skipping (the command line has no such option: do not run it)";
             default -> throw new IllegalStateException("no words for " + option);
         };

@@ -5,6 +5,7 @@ import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
+import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarInput;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
@@ -46,6 +47,7 @@ public final class Main {
             "                           computed with ptxas for the device's sm_XX (cached; --timeout per module)",
             "  --ptxas PATH             the ptxas executable (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)",
             "  --driver-cuda-version V  the CUDA version of the target driver (e.g. 12.8): warns when ptxas differs",
+            "  --formats LIST           reports to write: html,json,txt,markdown,junit,sarif (default html,json,txt)",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -142,6 +144,7 @@ public final class Main {
                 case CliFrontend.JIT_FRAMES -> options.jitFrames(value(args, ++i, arg));
                 case CliFrontend.PTXAS -> options.ptxas(value(args, ++i, arg));
                 case CliFrontend.DRIVER_CUDA_VERSION -> options.driverCudaVersion(value(args, ++i, arg));
+                case CliFrontend.FORMATS -> options.output(OutputOptions.of(value(args, ++i, arg), null));
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);

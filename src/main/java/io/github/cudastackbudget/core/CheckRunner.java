@@ -5,11 +5,16 @@ import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.check.StackBudgetCheck;
 import io.github.cudastackbudget.core.report.JsonReportWriter;
 import io.github.cudastackbudget.core.report.ReportFiles;
+import io.github.cudastackbudget.core.report.ReportFormat;
+import io.github.cudastackbudget.core.report.ReportPaths;
 import io.github.cudastackbudget.core.report.TextReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.text.InvalidValueException;
+import io.github.cudastackbudget.core.text.Option;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The check as the front ends run it: validate {@link CheckOptions} once, run the check, build the report model once,
@@ -58,12 +63,83 @@ public final class CheckRunner {
      */
     public static void validate(CheckOptions options) throws CheckException {
         CheckSetup.validate(options);
+        try {
+            options.output().selected(options.frontend().name(Option.FORMATS));
+        } catch (InvalidValueException e) {
+            throw new InvalidOptions(e.getMessage(), e);
+        }
     }
 
     /**
-     * @throws CheckException misuse or broken input, one line
+     * Runs the check and writes the selected reports. When the check cannot run (misuse, a tool that cannot run,
+     * unreadable input), the selected reports are written with the error instead (and appended to
+     * {@code $GITHUB_STEP_SUMMARY}), or, where not even that can be written, every report file of the output
+     * directory is removed: no report is left from an earlier run.
+     *
+     * @throws InvalidOptions misuse: an option that cannot be used (one line naming it)
+     * @throws CheckException the check could not run (a tool, broken input), one line
      */
     public static Outcome run(CheckOptions options, CheckListener listener) throws CheckException {
+        // out (issue 12): the formats first: what to write, also when the check cannot run
+        Set<ReportFormat> formats;
+        try {
+            formats = options.output().selected(options.frontend().name(Option.FORMATS));
+        } catch (InvalidValueException e) {
+            removeReports(options, null);
+            throw new InvalidOptions(e.getMessage(), e);
+        }
+        Path stepSummary = stepSummary(options);
+        try {
+            try {
+                CheckSetup.validate(options);
+            } catch (CheckException e) {
+                throw new InvalidOptions(e.getMessage(), e.getCause() != null ? e.getCause() : e);
+            }
+            return runChecked(options, listener, formats, stepSummary);
+        } catch (CheckException e) {
+            try {
+                ReportFiles.writeError(e.getMessage(), options.outputDirectory(), formats, stepSummary);
+            } catch (IOException | RuntimeException writing) {
+                e.addSuppressed(writing);
+                removeReports(options, e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * An option that cannot be used (a size, a device, a format): the build's configuration is wrong, not a tool or
+     * an input, so a front end's "continue on error" switch does not cover it.
+     */
+    public static final class InvalidOptions extends CheckException {
+        private static final long serialVersionUID = 1L;
+
+        public InvalidOptions(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** {@code $GITHUB_STEP_SUMMARY} from the check's environment, or null when it is not set. */
+    private static Path stepSummary(CheckOptions options) {
+        String value = options.environment().get(STEP_SUMMARY);
+        return value == null || value.isBlank() ? null : Path.of(value.strip());
+    }
+
+    /** The environment variable GitHub Actions names its step summary file by. */
+    public static final String STEP_SUMMARY = "GITHUB_STEP_SUMMARY";
+
+    private static void removeReports(CheckOptions options, Exception failure) {
+        try {
+            ReportFiles.removeAll(options.outputDirectory());
+        } catch (IOException | RuntimeException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    private static Outcome runChecked(CheckOptions options, CheckListener listener, Set<ReportFormat> formats,
+            Path stepSummary) throws CheckException {
         CheckSetup setup = CheckSetup.of(options, listener);
         CheckResult result;
         try {
@@ -74,10 +150,12 @@ public final class CheckRunner {
         }
         // the baseline stage (core.baseline, above core.report: it reads the earlier JSON report) goes here, before the
         // model: its GateChecks join the result (CheckResult.withChecks) from options.baseline()
-        ReportModel model = ReportModel.of(result);
+        // out (issue 12): paths relative to the project's base directory where under it
+        ReportModel model = ReportPaths.relativeTo(ReportModel.of(result), options.output().baseDirectory());
         List<Path> reports;
         try {
-            reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend());
+            reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend(), formats,
+                    stepSummary);
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }

@@ -31,8 +31,10 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * reservation exceeds its budget or a kernel's frame exceeds {@code maxStackPerThread}. With the {@code launchLog} of
  * a recorded run it judges the kernels that run launched.
  *
- * <p>Reports, written before the verdict in {@code outputDirectory}: {@code cuda-stack-budget.json},
- * {@code cuda-stack-budget.txt} and {@code cuda-stack-budget.html} (a standalone page that needs no network).
+ * <p>Reports, written before the verdict in {@code outputDirectory}: by default {@code cuda-stack-budget.json},
+ * {@code cuda-stack-budget.txt} and {@code cuda-stack-budget.html} (a standalone page that needs no network); with
+ * {@code formats} also {@code cuda-stack-budget.md}, {@code TEST-cuda-stack-budget.xml} (JUnit) and
+ * {@code cuda-stack-budget.sarif}. A check that cannot run writes them with its error.
  *
  * <p>Platforms: each library's platform is reported ({@code linux-x86_64}, {@code linux-aarch64},
  * {@code windows-x86_64}: the operating system from the fatbin's host flags, the processor from the ELF or PE header;
@@ -280,6 +282,38 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.DRIVER_CUDA_VERSION)
     private String driverCudaVersion;
 
+    // out (issue 12, outputs)
+    /**
+     * The reports to write into {@code outputDirectory}, comma-separated: {@code html}
+     * ({@code cuda-stack-budget.html}, the standalone page), {@code json} ({@code cuda-stack-budget.json}),
+     * {@code txt} ({@code cuda-stack-budget.txt}), {@code markdown} ({@code cuda-stack-budget.md}, a summary: verdict
+     * per device, violations, failed and warned gate checks, warnings), {@code junit}
+     * ({@code TEST-cuda-stack-budget.xml}: a test case per device budget and per gate check, for CI test views) and
+     * {@code sarif} ({@code cuda-stack-budget.sarif}, SARIF 2.1.0 for code-scanning views: a result per violation
+     * naming the library as the artifact). A report of a format not listed that an earlier run left is deleted. For
+     * example {@code <formats>html,json,txt,junit,sarif</formats>} or {@code -DcudaStackBudget.formats=json,sarif}.
+     * Independently of this list, when the environment variable {@code GITHUB_STEP_SUMMARY} is set (GitHub Actions),
+     * the Markdown summary is appended to the file it names. Paths in every report are relative to the project's base
+     * directory where the file lies under it. See the Outputs page.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.FORMATS, defaultValue = OutputOptions.DEFAULT_FORMATS)
+    private String formats;
+
+    /**
+     * Fail the build when the check cannot run: a tool that cannot run ({@code cuobjdump} or {@code ptxas} missing,
+     * failing or timing out), input that cannot be read (a missing {@code libraryFiles} entry or launch log, device
+     * code the readers refuse). Either way the selected reports are written with the error, so none is left from an
+     * earlier run. With {@code false} the error is one WARN line and the build continues (as dependency-check's
+     * {@code failOnError}). A configuration that cannot be used (an unknown format, a budget that is no size) fails
+     * either way; a budget exceeded is governed by {@code failOnViolation}.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.FAIL_ON_ERROR, defaultValue = "true")
+    private boolean failOnError;
+
     @Override
     protected String subject() {
         return "CUDA stack budget check";
@@ -298,7 +332,20 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Override
     protected void executeMojo() throws CheckException, MojoExecutionException, MojoFailureException {
         Log log = getLog();
-        CheckRunner.Outcome outcome = CheckRunner.run(options(), MavenScanSupport.listener(log));
+        CheckRunner.Outcome outcome;
+        try {
+            outcome = CheckRunner.run(options(), MavenScanSupport.listener(log));
+        } catch (CheckRunner.InvalidOptions e) {
+            throw e;
+        } catch (CheckException e) {
+            // out (issue 12): a tool error fails the build unless failOnError is false
+            if (failOnError) {
+                throw e;
+            }
+            log.warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
+                    + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
+            return;
+        }
         if (outcome.result().noKernels()) {
             outcome.summary().forEach(log::info);
             return;
@@ -342,7 +389,7 @@ public class CheckMojo extends AbstractStackBudgetMojo {
 
     /** The report files to write (formats) and how they name paths. */
     private OutputOptions outputOptions() {
-        return OutputOptions.DEFAULT;
+        return OutputOptions.of(formats, project.getBasedir() == null ? null : project.getBasedir().toPath());
     }
 
     /** Suppressions and rules. */

@@ -73,6 +73,16 @@ final class JsonFreshness {
 
     /** The libraries a JSON report lists that no longer exist (a stale or foreign report). */
     static List<String> missingLibraries(Collection<String> listedPaths) {
-        return listedPaths.stream().filter(path -> !Files.exists(Path.of(path))).sorted().toList();
+        return missingLibraries(null, listedPaths);
+    }
+
+    /**
+     * The libraries a JSON report lists that no longer exist; a relative path (the check writes paths under the
+     * project relative to it) is resolved against {@code base} (null: the working directory).
+     */
+    static List<String> missingLibraries(Path base, Collection<String> listedPaths) {
+        return listedPaths.stream().filter(path -> !Files.exists(base == null ? Path.of(path)
+                : base.resolve(path.contains("!/") ? path.substring(0, path.indexOf("!/")) : path)))
+                .sorted().toList();
     }
 }

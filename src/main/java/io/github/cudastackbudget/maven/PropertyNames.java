@@ -76,6 +76,12 @@ public final class PropertyNames {
     /** {@code aggregate}: where its reports go (not {@code check}'s {@value #OUTPUT_DIRECTORY}). */
     public static final String AGGREGATE_OUTPUT_DIRECTORY = "cudaStackBudget.aggregate.outputDirectory";
 
+    // out (issue 12, outputs)
+    /** The report formats {@code check} writes. */
+    public static final String FORMATS = "cudaStackBudget.formats";
+    /** Whether a tool error fails {@code check}. */
+    public static final String FAIL_ON_ERROR = "cudaStackBudget.failOnError";
+
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
     /** {@code report}: where the figures come from. */
@@ -125,6 +131,9 @@ public final class PropertyNames {
             case OUTPUT_DIRECTORY -> OUTPUT_DIRECTORY;
             case JAR_INCLUDES -> JAR_INCLUDES;
             case JAR_EXCLUDES -> JAR_EXCLUDES;
+            // out (issue 12)
+            case FORMATS -> FORMATS;
+            case FAIL_ON_ERROR -> FAIL_ON_ERROR;
             // a list of FileSets and a list of beans: Maven cannot build them from a -D string
             case LIBRARIES, DEVICES -> null;
         });

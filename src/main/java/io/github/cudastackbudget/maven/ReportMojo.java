@@ -570,8 +570,8 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
             log.warn("Cannot render the JSON report: " + e.getMessage());
             return scan(options, json.getFileName() + " cannot be read");
         }
-        List<String> missing = JsonFreshness.missingLibraries(
-                model.libraries().stream().map(LibraryReport::path).toList());
+        List<String> missing = JsonFreshness.missingLibraries(project.getBasedir() == null ? null
+                : project.getBasedir().toPath(), model.libraries().stream().map(LibraryReport::path).toList());
         if (mode == ReportSource.AUTO && !missing.isEmpty()) {
             return scan(options, json.getFileName() + " lists libraries that no longer exist: "
                     + String.join(", ", missing));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
@@ -78,6 +79,22 @@ public final class JsonReportWriter {
         }
     }
 
+    /**
+     * out (issue 12): the report of a check that could not run: {@code {"schemaVersion": 2, "error": "..."}}, no
+     * figures (the report goal refuses it, naming the error).
+     */
+    public static void writeError(String message, OutputStream out) throws IOException {
+        JsonLayout layout = new JsonLayout();
+        try (JsonGenerator json = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+            json.setPrettyPrinter(layout);
+            json.writeStartObject();
+            json.writeNumberField("schemaVersion", SCHEMA_VERSION);
+            json.writeStringField("error", message);
+            json.writeEndObject();
+            json.writeRaw('\n');
+        }
+    }
+
     private void report(ReportModel model) throws IOException {
         json.writeStartObject();
         json.writeNumberField("schemaVersion", SCHEMA_VERSION);
@@ -133,6 +150,32 @@ public final class JsonReportWriter {
             }
             json.writeEndArray();
         }
+        // out (issue 12, outputs): the gate's checks, only when there are some (reports without them are unchanged)
+        if (!model.checks().isEmpty()) {
+            layout.linesNext();
+            json.writeArrayFieldStart("checks");
+            for (GateCheck check : model.checks()) {
+                writeCheck(check);
+            }
+            json.writeEndArray();
+        }
+        json.writeEndObject();
+    }
+
+    /** out (issue 12): one gate check, every key written ({@code null} where it concerns no device, kernel, ...). */
+    private void writeCheck(GateCheck check) throws IOException {
+        layout.flatNext();
+        json.writeStartObject();
+        json.writeStringField("category", check.category());
+        json.writeStringField("name", check.name());
+        json.writeStringField("outcome", check.outcome().id());
+        writeNullable("device", check.device());
+        writeNullable("library", check.library());
+        writeNullable("kernel", check.kernel());
+        writeNullable("arch", check.arch());
+        writeNullable("actual", check.actual());
+        writeNullable("limit", check.limit());
+        json.writeStringField("message", check.message());
         json.writeEndObject();
     }
 

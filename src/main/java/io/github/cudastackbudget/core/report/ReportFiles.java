@@ -4,12 +4,17 @@ import io.github.cudastackbudget.core.report.html.HtmlReportWriter;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.text.Frontend;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,38 +23,166 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The report files of a check, each formatted from the one report model: {@code cuda-stack-budget.json},
- * {@code cuda-stack-budget.txt} (the full text report) and {@code cuda-stack-budget.html} (the standalone page).
+ * The report files of a check, each formatted from the one report model, in the formats the user selected
+ * ({@link ReportFormat}: {@code cuda-stack-budget.json}, {@code .txt} (the full text report), {@code .html} (the
+ * standalone page), {@code .md} (the Markdown summary), {@code .sarif} and {@code TEST-cuda-stack-budget.xml}). A
+ * format not selected loses its file from an earlier run, and a check that could not run writes the error into each
+ * selected format instead of figures ({@link #writeError}): no report in the directory is ever left from a run whose
+ * result it does not describe. With a step summary file ({@code $GITHUB_STEP_SUMMARY}) the Markdown summary is also
+ * appended to it, whether or not {@code markdown} is selected.
  */
 public final class ReportFiles {
 
     /** The text report's file name. */
     public static final String TEXT_FILE_NAME = "cuda-stack-budget.txt";
 
+    /** The formats written when none are selected: JSON, text, HTML. */
+    public static final Set<ReportFormat> DEFAULT_FORMATS = EnumSet.of(ReportFormat.JSON, ReportFormat.TXT,
+            ReportFormat.HTML);
+
     private ReportFiles() {
     }
 
-    /**
-     * Writes the three reports into {@code directory} (created if needed), each through a temporary file.
-     *
-     * @param top      kernel rows the page shows at first
-     * @param frontend spells the options the reports name
-     * @return the files written: JSON, text, HTML
-     */
+    /** Writes the three default reports (JSON, text, HTML); see {@link #write(ReportModel, Path, int, Frontend, Set, Path)}. */
     public static List<Path> write(ReportModel model, Path directory, int top, Frontend frontend) throws IOException {
+        return write(model, directory, top, frontend, DEFAULT_FORMATS, null);
+    }
+
+    /**
+     * Writes the selected reports into {@code directory} (created if needed), each through a temporary file, all at
+     * once; deletes the files of the formats not selected.
+     *
+     * @param top         kernel rows the page shows at first
+     * @param frontend    spells the options the reports name
+     * @param formats     the formats to write
+     * @param stepSummary a file to append the Markdown summary to ({@code $GITHUB_STEP_SUMMARY}), or null
+     * @return the files written, in {@link ReportFormat}'s order (JSON, text, HTML, Markdown, JUnit, SARIF)
+     */
+    public static List<Path> write(ReportModel model, Path directory, int top, Frontend frontend,
+            Set<ReportFormat> formats, Path stepSummary) throws IOException {
         Files.createDirectories(directory);
-        List<Callable<Path>> writers = List.of(
-                () -> JsonReportWriter.write(model, directory),
-                () -> {
-                    Path text = directory.resolve(TEXT_FILE_NAME);
-                    Path temporary = directory.resolve(TEXT_FILE_NAME + ".tmp");
-                    Files.write(temporary, TextReport.render(model, 0, true, frontend), StandardCharsets.UTF_8);
-                    Files.move(temporary, text, StandardCopyOption.REPLACE_EXISTING);
-                    return text;
-                },
-                () -> HtmlReportWriter.write(model, top, frontend, directory));
-        // the formats share nothing but the (immutable) model: written at once, a cold run's largest single cost
-        // (about half of a cached re-check) is the slowest writer instead of the sum of the three
+        removeUnselected(directory, formats);
+        List<Callable<Path>> writers = new ArrayList<>();
+        for (ReportFormat format : formats) {
+            writers.add(switch (format) {
+                case JSON -> () -> JsonReportWriter.write(model, directory);
+                case TXT -> () -> atomically(directory, format, out -> out.write(lines(TextReport.render(model, 0,
+                        true, frontend))));
+                case HTML -> () -> HtmlReportWriter.write(model, top, frontend, directory);
+                case MARKDOWN -> () -> atomically(directory, format, out -> out.write(MarkdownReport.render(model,
+                        frontend, others(formats, format), true).getBytes(StandardCharsets.UTF_8)));
+                case JUNIT -> () -> atomically(directory, format, out -> JUnitReportWriter.write(model, frontend,
+                        out));
+                case SARIF -> () -> atomically(directory, format, out -> SarifReportWriter.write(model, frontend,
+                        out));
+            });
+        }
+        List<Path> written = inParallel(writers, directory);
+        if (stepSummary != null) {
+            appendStepSummary(stepSummary, MarkdownReport.render(model, frontend, names(written), false));
+        }
+        return written;
+    }
+
+    /**
+     * Writes the report of a check that could not run: the error, in each selected format (JSON {@code error}, the
+     * text and Markdown say it, a JUnit {@code <error>} test case, a SARIF run that did not execute successfully, an
+     * HTML page with the error), and deletes the files of the formats not selected.
+     *
+     * @return the files written, in {@link ReportFormat}'s order
+     */
+    public static List<Path> writeError(String message, Path directory, Set<ReportFormat> formats, Path stepSummary)
+            throws IOException {
+        Files.createDirectories(directory);
+        removeUnselected(directory, formats);
+        List<Callable<Path>> writers = new ArrayList<>();
+        for (ReportFormat format : formats) {
+            writers.add(() -> atomically(directory, format, out -> {
+                switch (format) {
+                    case JSON -> JsonReportWriter.writeError(message, out);
+                    case TXT -> out.write(lines(TextReport.error(message)));
+                    case HTML -> {
+                        Writer writer = new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8);
+                        HtmlReportWriter.renderError(message, writer);
+                        writer.flush();
+                    }
+                    case MARKDOWN -> out.write(MarkdownReport.error(message, others(formats, format), true)
+                            .getBytes(StandardCharsets.UTF_8));
+                    case JUNIT -> JUnitReportWriter.writeError(message, out);
+                    case SARIF -> SarifReportWriter.writeError(message, out);
+                }
+            }));
+        }
+        List<Path> written = inParallel(writers, directory);
+        if (stepSummary != null) {
+            appendStepSummary(stepSummary, MarkdownReport.error(message, names(written), false));
+        }
+        return written;
+    }
+
+    /** Deletes every report file (of every format) in {@code directory}: where no report can be written at all. */
+    public static void removeAll(Path directory) throws IOException {
+        removeUnselected(directory, EnumSet.noneOf(ReportFormat.class));
+    }
+
+    private static void removeUnselected(Path directory, Set<ReportFormat> formats) throws IOException {
+        for (ReportFormat format : ReportFormat.values()) {
+            if (!formats.contains(format)) {
+                Files.deleteIfExists(directory.resolve(format.fileName()));
+            }
+        }
+    }
+
+    /** The other selected reports' file names, for the Markdown summary's links. */
+    private static List<String> others(Set<ReportFormat> formats, ReportFormat self) {
+        return formats.stream().filter(format -> format != self).map(ReportFormat::fileName).toList();
+    }
+
+    private static List<String> names(List<Path> files) {
+        return files.stream().map(Path::toString).toList();
+    }
+
+    private static byte[] lines(List<String> lines) {
+        StringBuilder text = new StringBuilder();
+        lines.forEach(line -> text.append(line).append('\n'));
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** GitHub shows what every step appends to the file; nothing is ever replaced. */
+    private static void appendStepSummary(Path file, String markdown) throws IOException {
+        try {
+            Files.writeString(file, markdown, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new IOException("cannot append the Markdown summary to GITHUB_STEP_SUMMARY " + file + " ("
+                    + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Writes one format's file through a temporary file in the same directory. */
+    private static Path atomically(Path directory, ReportFormat format, Body body) throws IOException {
+        Path file = directory.resolve(format.fileName());
+        Path temporary = directory.resolve(format.fileName() + ".tmp");
+        try (OutputStream out = Files.newOutputStream(temporary)) {
+            body.write(out);
+        }
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Runs the writers at once: the formats share nothing but the (immutable) model, so a cold run's largest single
+     * cost (about half of a cached re-check) is the slowest writer instead of the sum of them.
+     */
+    private static List<Path> inParallel(List<Callable<Path>> writers, Path directory) throws IOException {
+        if (writers.isEmpty()) {
+            return List.of();
+        }
         ExecutorService pool = Executors.newFixedThreadPool(writers.size(), runnable -> {
             Thread thread = new Thread(runnable, "cuda-stack-budget-report");
             thread.setDaemon(true);

@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.core.report;
 
 import io.github.cudastackbudget.core.budget.Reservation;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.KernelRow;
@@ -156,6 +157,7 @@ public final class TextReport {
         if (model.noDeviceCode()) {
             out.add("");
             out.add("  no CUDA kernels found: reservation is 0 B.");
+            checks();
             unmatched();
             return;
         }
@@ -175,7 +177,37 @@ public final class TextReport {
                 out.add("    used by: " + (library.usedBy().isEmpty() ? "(not attributed)" : library.usedBy()));
             }
         }
+        checks();
         unmatched();
+    }
+
+    /**
+     * out (issue 12, outputs): the gate's checks (rules, suppressions, baseline), one line each with its outcome, in
+     * the order the check made them; nothing when there are none.
+     */
+    private void checks() {
+        List<GateCheck> checks = model.checks();
+        if (checks.isEmpty()) {
+            return;
+        }
+        out.add("");
+        out.add("Gate checks (" + checks.size() + ": " + outcomes(checks, GateCheck.Outcome.FAIL) + " failed, "
+                + outcomes(checks, GateCheck.Outcome.WARN) + " warned, " + outcomes(checks, GateCheck.Outcome.PASS)
+                + " passed):");
+        for (GateCheck check : checks) {
+            out.add(String.format(Locale.ROOT, "  %-4s %s %s: %s", check.outcome().name(), check.category(),
+                    check.name(), check.message()));
+        }
+    }
+
+    private static long outcomes(List<GateCheck> checks, GateCheck.Outcome outcome) {
+        return checks.stream().filter(check -> check.outcome() == outcome).count();
+    }
+
+    /** out (issue 12): the text report of a check that could not run: the error, no figures. */
+    public static List<String> error(String message) {
+        return List.of("CUDA kernel stack budget", "  ERROR: the check could not run: " + message,
+                "  (no figures: this report replaces the previous run's, which no longer applies)");
     }
 
     /** Launched kernels found in no scanned library: all with verbose, else the first few. */

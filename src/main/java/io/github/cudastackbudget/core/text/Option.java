@@ -35,7 +35,10 @@ public enum Option {
     USE_CACHE("useCache"),
     JIT_FRAMES("jitFrames"),
     PTXAS("ptxas"),
-    DRIVER_CUDA_VERSION("driverCudaVersion");
+    DRIVER_CUDA_VERSION("driverCudaVersion"),
+    // out (issue 12, outputs)
+    FORMATS("formats"),
+    FAIL_ON_ERROR("failOnError");
 
     private final String parameter;
 

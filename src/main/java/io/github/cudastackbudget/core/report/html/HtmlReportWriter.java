@@ -533,4 +533,15 @@ public final class HtmlReportWriter {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * out (issue 12): the page of a check that could not run: the error, no figures (it replaces the previous run's
+     * page, which no longer applies).
+     */
+    public static void renderError(String message, Writer writer) throws IOException {
+        writer.write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<title>CUDA stack budget: error</title>\n</head>\n<body>\n<h1>CUDA stack budget: error</h1>\n"
+                + "<p>The check could not run: " + Html.escape(message) + "</p>\n"
+                + "<p>No figures: the reports of this run hold only this error.</p>\n</body>\n</html>\n");
+    }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.cudastackbudget.core.arch.GpuArch;
 import io.github.cudastackbudget.core.budget.Violation;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.text.Printable;
 import java.io.BufferedInputStream;
@@ -140,6 +141,13 @@ final class ReportJsonReader {
                     + "1 and " + ReportModel.SCHEMA_VERSION + ")");
         }
         this.version = version.intValue();
+        // out (issue 12): the report of a check that failed to run holds its error and no figures
+        JsonNode error = root.get("error");
+        if (error != null && !error.isNull()) {
+            throw new InvalidReportException(source + ": the check that wrote this report failed ("
+                    + Printable.of(error.isTextual() ? error.textValue() : error.toString(), 300)
+                    + "); fix that and run the check goal again");
+        }
         kernels = this.version == 1 ? list(root, "kernels", this::kernel) : functions(root);
         List<ViolationReport> violations = list(root, "violations", this::violation);
         List<LibraryReport> libraries = list(root, "libraries", this::library);
@@ -153,9 +161,26 @@ final class ReportJsonReader {
         ReportModel model = new ReportModel(version.intValue(), optionalText(root, "engine"),
                 optionalText(root, "deviceOrigin"), number(root, "filesProbed", 0), libraries, devices, kernels,
                 violations, warnings, launchedRun(root));
-        return unreadable.isEmpty() ? model : new ReportModel(model.schemaVersion(), model.engine(),
-                model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(), model.kernels(),
-                model.violations(), model.warnings(), model.launched(), model.filesWithDeviceCode(), unreadable);
+        // out (issue 12, outputs): the gate's checks, written only when there are some
+        List<GateCheck> checks = optionalList(root, "checks", this::gateCheck);
+        return unreadable.isEmpty() && checks.isEmpty() ? model : new ReportModel(model.schemaVersion(),
+                model.engine(), model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(),
+                model.kernels(), model.violations(), model.warnings(), model.launched(), model.filesWithDeviceCode(),
+                unreadable, checks);
+    }
+
+    /** out (issue 12): one entry of {@code checks}. */
+    private GateCheck gateCheck(JsonNode node) throws InvalidReportException {
+        String outcome = text(node, "outcome");
+        GateCheck.Outcome parsed;
+        try {
+            parsed = GateCheck.Outcome.of(outcome);
+        } catch (IllegalArgumentException e) {
+            throw invalid("'outcome' " + Printable.of(outcome) + " is not one of pass, warn, fail in " + abbreviate(node));
+        }
+        return new GateCheck(text(node, "category"), text(node, "name"), parsed, optionalText(node, "device"),
+                optionalText(node, "library"), optionalText(node, "kernel"), optionalText(node, "arch"),
+                optionalNumber(node, "actual"), optionalNumber(node, "limit"), text(node, "message"));
     }
 
     private ReportModel.Unreadable unreadable(JsonNode node) throws InvalidReportException {
