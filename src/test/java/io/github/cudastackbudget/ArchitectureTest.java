@@ -56,9 +56,7 @@ class ArchitectureTest {
             CORE + ".launch.AgentLibrary", CORE + ".launch.AgentException",
             // DumpResourceUsage: the native reader as a tool
             CORE + ".binary.DeviceCodeReader", CORE + ".binary.DeviceCodeListing", CORE + ".binary.ResourceUsageText",
-            CORE + ".binary.BinaryFormatException",
-            // out (issue 12): the outputs CheckOptions takes
-            CORE + ".report.OutputOptions");
+            CORE + ".binary.BinaryFormatException");
 
     private static JavaClasses classes;
 
