@@ -36,6 +36,10 @@ public final class CliFrontend implements Frontend {
     static final String DRIVER_CUDA_VERSION = "--driver-cuda-version";
     // out (issue 12, outputs)
     static final String FORMATS = "--formats";
+    // issue 12, baselines
+    static final String BASELINE = "--baseline";
+    static final String MAX_GROWTH = "--max-growth";
+    static final String IGNORE_MISSING_BASELINE = "--ignore-missing-baseline";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -70,6 +74,12 @@ public final class CliFrontend implements Frontend {
             case DRIVER_CUDA_VERSION -> DRIVER_CUDA_VERSION;
             case FORMATS -> FORMATS;
             case FAIL_ON_ERROR -> null;
+            // issue 12, baselines
+            case BASELINE -> BASELINE;
+            case MAX_GROWTH -> MAX_GROWTH;
+            case IGNORE_MISSING_BASELINE -> IGNORE_MISSING_BASELINE;
+            case BASELINE_ARTIFACT -> null;
+            case ATTACH_REPORT -> null;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
         };
@@ -90,6 +100,9 @@ public final class CliFrontend implements Frontend {
             case FAIL_ON_VIOLATION -> "the exit status (1: a budget exceeded)";
             case FAIL_ON_ERROR -> "the exit status (2: the check could not run)";
             case SKIP -> "skipping (the command line has no such option: do not run it)";
+            // issue 12, baselines: Maven's artifacts
+            case BASELINE_ARTIFACT -> "a baseline artifact (the command line takes the file: " + BASELINE + " FILE)";
+            case ATTACH_REPORT -> "attaching the report (the command line has no such option: Maven only)";
             default -> throw new IllegalStateException("no words for " + option);
         };
     }
@@ -113,6 +126,9 @@ public final class CliFrontend implements Frontend {
                 return "false".equalsIgnoreCase(value) ? NO_FAIL_ON_UNREADABLE : "leave out " + NO_FAIL_ON_UNREADABLE;
             case USE_CACHE:
                 return "false".equalsIgnoreCase(value) ? NO_CACHE : "leave out " + NO_CACHE;
+            case IGNORE_MISSING_BASELINE:
+                return "false".equalsIgnoreCase(value) ? "leave out " + IGNORE_MISSING_BASELINE
+                        : IGNORE_MISSING_BASELINE;
             case LIBRARIES:
             case LIBRARY_FILES:
             case SCAN_PROJECT_JAR:

@@ -4,6 +4,7 @@ import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckListener;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
@@ -48,6 +49,10 @@ public final class Main {
             "  --ptxas PATH             the ptxas executable (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)",
             "  --driver-cuda-version V  the CUDA version of the target driver (e.g. 12.8): warns when ptxas differs",
             "  --formats LIST           reports to write: html,json,txt,markdown,junit,sarif (default html,json,txt)",
+            "  --baseline FILE          compare with the cuda-stack-budget.json of an earlier check (old, new, delta)",
+            "  --max-growth SIZE        fail when a device's reservation (or the largest) grew over the baseline's by",
+            "                           more than SIZE (64 MiB, bytes) or a percentage of it (10%)",
+            "  --ignore-missing-baseline  a --baseline FILE that does not exist is a note, not an error",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -120,6 +125,9 @@ public final class Main {
         boolean quiet = false;
         Path launchLog = null;
         Path libraryLog = null;
+        Path baseline = null;
+        String maxGrowth = null;
+        boolean ignoreMissingBaseline = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -147,6 +155,10 @@ public final class Main {
                 case CliFrontend.FORMATS -> options.output(OutputOptions.of(value(args, ++i, arg), null));
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
+                // issue 12, baselines
+                case CliFrontend.BASELINE -> baseline = Path.of(value(args, ++i, arg));
+                case CliFrontend.MAX_GROWTH -> maxGrowth = value(args, ++i, arg);
+                case CliFrontend.IGNORE_MISSING_BASELINE -> ignoreMissingBaseline = true;
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);
                 case "-q", "--quiet" -> quiet = true;
                 default -> {
@@ -170,6 +182,7 @@ public final class Main {
         if (libraryLog != null && launchLog == null) {
             throw new IllegalArgumentException(CliFrontend.LIBRARY_LOG + " needs " + CliFrontend.LAUNCH_LOG);
         }
+        options.baseline(new BaselineOptions(baseline, maxGrowth, ignoreMissingBaseline));
         return new Command(options.fileSets(fileSets).libraryFiles(files).devices(devices)
                 .jarScan(new JarScanOptions(jars, List.of(), List.of())).launchLog(launchLog).libraryLog(libraryLog)
                 .build(), quiet);

@@ -1,5 +1,9 @@
 package io.github.cudastackbudget.core;
 
+import io.github.cudastackbudget.core.baseline.BaselineCompare;
+import io.github.cudastackbudget.core.baseline.BaselineComparison;
+import io.github.cudastackbudget.core.baseline.BaselineLoader;
+import io.github.cudastackbudget.core.baseline.BaselineRequest;
 import io.github.cudastackbudget.core.check.CheckProblem;
 import io.github.cudastackbudget.core.check.CheckResult;
 import io.github.cudastackbudget.core.check.StackBudgetCheck;
@@ -65,6 +69,12 @@ public final class CheckRunner {
         CheckSetup.validate(options);
         try {
             options.output().selected(options.frontend().name(Option.FORMATS));
+        } catch (InvalidValueException e) {
+            throw new InvalidOptions(e.getMessage(), e);
+        }
+        // issue 12, baselines
+        try {
+            BaselineLoader.maxGrowth(options.baseline(), options.frontend());
         } catch (InvalidValueException e) {
             throw new InvalidOptions(e.getMessage(), e);
         }
@@ -141,6 +151,14 @@ public final class CheckRunner {
     private static Outcome runChecked(CheckOptions options, CheckListener listener, Set<ReportFormat> formats,
             Path stepSummary) throws CheckException {
         CheckSetup setup = CheckSetup.of(options, listener);
+        // issue 12, baselines: read before the scan, so that a missing or broken baseline fails at once
+        BaselineRequest baseline;
+        try {
+            baseline = BaselineLoader.load(options.baseline(), options.frontend(), listener::info);
+        } catch (InvalidValueException e) {
+            // the build's configuration names a baseline that is not there or no report: failOnError does not cover it
+            throw new InvalidOptions(e.getMessage(), e);
+        }
         CheckResult result;
         try {
             result = StackBudgetCheck.run(setup.request(), listener).withLeadingWarnings(setup.warnings());
@@ -148,10 +166,19 @@ public final class CheckRunner {
             // the API's exception, with the cause the stage had (an engine's, a budget's), else the problem itself
             throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
         }
-        // the baseline stage (core.baseline, above core.report: it reads the earlier JSON report) goes here, before the
-        // model: its GateChecks join the result (CheckResult.withChecks) from options.baseline()
+        // the baseline stage (core.baseline, above core.report: it reads the earlier JSON report), before the model:
+        // its GateChecks join the result, its old/new/delta rows the model
+        BaselineComparison comparison = baseline == null || result.noKernels() ? null : BaselineCompare.compare(
+                baseline, setup.request().devices(), result.devices(), result.displayNames(), options.frontend(),
+                listener::info);
+        if (comparison != null) {
+            result = result.withChecks(comparison.checks());
+        }
         // out (issue 12): paths relative to the project's base directory where under it
         ReportModel model = ReportPaths.relativeTo(ReportModel.of(result), options.output().baseDirectory());
+        if (comparison != null) {
+            model = model.withBaseline(comparison.report(model));
+        }
         List<Path> reports;
         try {
             reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend(), formats,

@@ -14,9 +14,14 @@ import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProjectHelper;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession;
+import org.eclipse.aether.repository.RemoteRepository;
 
 /**
  * Checks the CUDA libraries a build produces against per-device stack-reservation budgets.
@@ -314,6 +319,91 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.FAIL_ON_ERROR, defaultValue = "true")
     private boolean failOnError;
 
+    // issue 12, baselines
+
+    /**
+     * A JSON report of an earlier check ({@code cuda-stack-budget.json}, schema 1 or 2) to compare with: per device
+     * (matched by name) the headline reservation (the static worst case, or the launched kernels' in launched mode, as
+     * the device's verdict uses) old against new, and the overall figure (the largest reservation of all devices).
+     * The comparison is reported in every report (old, new and delta per device) and as {@code baseline} checks;
+     * it fails the build only with {@code maxGrowth} (or a device's own {@code <maxGrowth>}). A file that does not
+     * exist fails the build (unless {@code ignoreMissingBaseline}); one that is not a report always does. For the
+     * previous release's attached report use {@code baselineArtifact} instead (not both).
+     *
+     * <pre>{@code
+     * <baseline>${project.basedir}/src/budget/cuda-stack-budget-1.4.json</baseline>
+     * <maxGrowth>10%</maxGrowth>
+     * }</pre>
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.BASELINE)
+    private File baseline;
+
+    /**
+     * The JSON report an earlier version attached ({@code attachReport}), resolved from the repositories as
+     * japicmp's {@code oldVersion} is: {@code groupId:artifactId:version[:classifier]}, classifier default
+     * {@value #REPORT_CLASSIFIER}, type {@code json} (an exact version; no range, no {@code LATEST}). It is then
+     * used as {@code baseline} (not both). An artifact that does not exist fails the build unless
+     * {@code ignoreMissingBaseline}.
+     *
+     * <pre>{@code
+     * <baselineArtifact>${project.groupId}:${project.artifactId}:1.4.0</baselineArtifact>
+     * <maxGrowth>64 MiB</maxGrowth>
+     * }</pre>
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.BASELINE_ARTIFACT)
+    private String baselineArtifact;
+
+    /**
+     * How much a reservation may grow over the baseline's before the build fails: a size ({@code 64 MiB},
+     * {@code 512MiB}, bytes; as {@code maxReservation} reads them) or a percentage of the baseline's reservation
+     * ({@code 10%}). It applies to every device without its own {@code <device><maxGrowth>} and to the overall figure
+     * (the largest reservation of all devices). The failure names the device, the old and the new reservation, and
+     * the kernel behind the new one (its library and arch; new since the baseline, or its frame grew). Not set: the
+     * comparison is reported and gates nothing.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.MAX_GROWTH)
+    private String maxGrowth;
+
+    /**
+     * A {@code baseline} file or {@code baselineArtifact} that does not exist is one INFO line, and the check goes on
+     * without a comparison (a first release, a new module). An unreadable or corrupt baseline still fails the build.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.IGNORE_MISSING_BASELINE, defaultValue = "false")
+    private boolean ignoreMissingBaseline;
+
+    /**
+     * Attach the JSON report to the project as an artifact (type {@code json}, classifier
+     * {@value #REPORT_CLASSIFIER}), so that {@code install} and {@code deploy} publish it and a later version can
+     * compare with it through {@code baselineArtifact}.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.ATTACH_REPORT, defaultValue = "false")
+    private boolean attachReport;
+
+    /** The classifier of the attached JSON report (and the default of {@code baselineArtifact}'s). */
+    static final String REPORT_CLASSIFIER = "cuda-stack-budget";
+
+    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true)
+    private RepositorySystemSession repositorySession;
+
+    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true)
+    private List<RemoteRepository> remoteRepositories;
+
+    @Component
+    private RepositorySystem repositorySystem;
+
+    @Component
+    private MavenProjectHelper projectHelper;
+
     @Override
     protected String subject() {
         return "CUDA stack budget check";
@@ -345,6 +435,9 @@ public class CheckMojo extends AbstractStackBudgetMojo {
             log.warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
                     + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
             return;
+        }
+        if (attachReport) {
+            attachReport(outcome);
         }
         if (outcome.result().noKernels()) {
             outcome.summary().forEach(log::info);
@@ -397,8 +490,32 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         return GateOptions.NONE;
     }
 
-    /** The comparison with a previous report. */
-    private BaselineOptions baselineOptions() {
-        return BaselineOptions.NONE;
+    /** The comparison with a previous report: the {@code baseline} file, or the resolved {@code baselineArtifact}. */
+    private BaselineOptions baselineOptions() throws MojoExecutionException {
+        boolean artifact = baselineArtifact != null && !baselineArtifact.isBlank();
+        if (baseline != null && artifact) {
+            throw new MojoExecutionException("baseline and baselineArtifact are both set: compare with one of them "
+                    + "(the file " + baseline + " or the artifact " + baselineArtifact.strip() + ")");
+        }
+        if (artifact) {
+            return new BaselineArtifact(repositorySystem, repositorySession, remoteRepositories, getLog())
+                    .options(baselineArtifact, maxGrowth, ignoreMissingBaseline);
+        }
+        if (baseline == null) {
+            return new BaselineOptions(null, maxGrowth, ignoreMissingBaseline);
+        }
+        return new BaselineOptions(baseline.toPath(), maxGrowth, ignoreMissingBaseline,
+                BaselineArtifact.relative(project, baseline.toPath()));
+    }
+
+    /** Attaches the JSON report (type json, classifier {@value #REPORT_CLASSIFIER}) for install and deploy. */
+    private void attachReport(CheckRunner.Outcome outcome) throws MojoExecutionException {
+        java.nio.file.Path json = outcome.reports().stream()
+                .filter(report -> report.getFileName().toString().equals(CheckRunner.JSON_REPORT)).findFirst()
+                .orElseThrow(() -> new MojoExecutionException("attachReport is set, but this check wrote no "
+                        + CheckRunner.JSON_REPORT + ": let it write the JSON report"));
+        projectHelper.attachArtifact(project, "json", REPORT_CLASSIFIER, json.toFile());
+        getLog().info("Attached " + json + " as " + project.getGroupId() + ":" + project.getArtifactId() + ":json:"
+                + REPORT_CLASSIFIER + ":" + project.getVersion());
     }
 }

@@ -6,8 +6,8 @@ import io.github.cudastackbudget.core.device.DeviceDefinition;
  * A target GPU in the POM: either {@code <preset>h200-141gb</preset>} (a catalog id; any other field overrides the
  * catalog's), or {@code <name>}, {@code <computeCapability>} ({@code 9.0}, {@code 90}, {@code sm_90}) and
  * {@code <maxResidentThreads>} (or {@code <multiProcessorCount>} and {@code <maxThreadsPerMultiProcessor>}); optional
- * {@code <memory>} ({@code 141 GiB}) for percentage budgets, its own {@code <maxReservation>} and its own
- * {@code <maxStackPerThread>} (used before the global one).
+ * {@code <memory>} ({@code 141 GiB}) for percentage budgets, its own {@code <maxReservation>}, its own
+ * {@code <maxStackPerThread>} (used before the global one) and its own {@code <maxGrowth>} over a baseline.
  */
 public class Device {
 
@@ -41,9 +41,20 @@ public class Device {
      */
     private String maxStackPerThread;
 
+    // issue 12, baselines
+    /**
+     * This device's allowed growth over the baseline ({@code 64 MiB}, bytes, or {@code 10%} of the baseline's
+     * reservation), before the {@code check} goal's {@code maxGrowth}.
+     */
+    private String maxGrowth;
+
     DeviceDefinition toDefinition() {
         return new DeviceDefinition(preset, name, computeCapability, maxResidentThreads, multiProcessorCount,
-                maxThreadsPerMultiProcessor, memory, maxReservation, maxStackPerThread);
+                maxThreadsPerMultiProcessor, memory, maxReservation, maxStackPerThread, maxGrowth);
+    }
+
+    public void setMaxGrowth(String maxGrowth) {
+        this.maxGrowth = maxGrowth;
     }
 
     public void setPreset(String preset) {

@@ -82,6 +82,18 @@ public final class PropertyNames {
     /** Whether a tool error fails {@code check}. */
     public static final String FAIL_ON_ERROR = "cudaStackBudget.failOnError";
 
+    // issue 12, baselines ({@code check})
+    /** A previous JSON report to compare with. */
+    public static final String BASELINE = "cudaStackBudget.baseline";
+    /** A previous release's attached JSON report, {@code groupId:artifactId:version[:classifier]}. */
+    public static final String BASELINE_ARTIFACT = "cudaStackBudget.baselineArtifact";
+    /** The growth allowed over the baseline. */
+    public static final String MAX_GROWTH = "cudaStackBudget.maxGrowth";
+    /** A missing baseline is an INFO line. */
+    public static final String IGNORE_MISSING_BASELINE = "cudaStackBudget.ignoreMissingBaseline";
+    /** Attach the JSON report to the project (classifier {@code cuda-stack-budget}, type {@code json}). */
+    public static final String ATTACH_REPORT = "cudaStackBudget.attachReport";
+
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
     /** {@code report}: where the figures come from. */
@@ -136,6 +148,12 @@ public final class PropertyNames {
             case FAIL_ON_ERROR -> FAIL_ON_ERROR;
             // a list of FileSets and a list of beans: Maven cannot build them from a -D string
             case LIBRARIES, DEVICES -> null;
+            // issue 12, baselines
+            case BASELINE -> BASELINE;
+            case BASELINE_ARTIFACT -> BASELINE_ARTIFACT;
+            case MAX_GROWTH -> MAX_GROWTH;
+            case IGNORE_MISSING_BASELINE -> IGNORE_MISSING_BASELINE;
+            case ATTACH_REPORT -> ATTACH_REPORT;
         });
     }
 }

@@ -9,13 +9,23 @@ package io.github.cudastackbudget.core.device;
  */
 public record DeviceDefinition(String preset, String name, String computeCapability, String maxResidentThreads,
         String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation,
-        String maxStackPerThread) {
+        String maxStackPerThread,
+        // issue 12, baselines: this device's own maxGrowth (a size or a percentage of the baseline's reservation)
+        String maxGrowth) {
+
+    /** A device without its own maxGrowth. */
+    public DeviceDefinition(String preset, String name, String computeCapability, String maxResidentThreads,
+            String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation,
+            String maxStackPerThread) {
+        this(preset, name, computeCapability, maxResidentThreads, multiProcessorCount, maxThreadsPerMultiProcessor,
+                memory, maxReservation, maxStackPerThread, null);
+    }
 
     /** A device without its own frame limit. */
     public DeviceDefinition(String preset, String name, String computeCapability, String maxResidentThreads,
             String multiProcessorCount, String maxThreadsPerMultiProcessor, String memory, String maxReservation) {
         this(preset, name, computeCapability, maxResidentThreads, multiProcessorCount, maxThreadsPerMultiProcessor,
-                memory, maxReservation, null);
+                memory, maxReservation, (String) null);
     }
 
     /** A preset with nothing overridden. */

@@ -51,6 +51,9 @@ public final class DeviceResolver {
                 : definition.preset() != null ? "device '" + definition.preset() + "'" : "device #" + position;
         SizeLimit budget = blank(definition.maxReservation()) ? null
                 : SizeLimit.parse(definition.maxReservation(), "maxReservation of " + label);
+        // issue 12, baselines: the device's own allowed growth over the baseline
+        GrowthLimit growth = blank(definition.maxGrowth()) ? null
+                : GrowthLimit.parse(definition.maxGrowth(), "maxGrowth of " + label);
         Long memory = blank(definition.memory()) ? null : ByteSize.parse(definition.memory(), "memory of " + label);
         Long maxStack = blank(definition.maxStackPerThread()) ? null
                 : ByteSize.parse(definition.maxStackPerThread(), "maxStackPerThread of " + label);
@@ -100,7 +103,7 @@ public final class DeviceResolver {
         String source = base == null ? "configured figures"
                 : overridden ? base.source() + "; overridden by the configuration" : base.source();
         return new DeviceTarget(new DeviceSpec(name, base == null ? null : base.presetId(), capability, threads, sms,
-                perSm, deviceMemory, source), budget, maxStack);
+                perSm, deviceMemory, source), budget, maxStack, growth);
     }
 
     private static ComputeCapability capability(String text, String label) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.github.cudastackbudget.core.gate.GateCheck;
+import io.github.cudastackbudget.core.report.model.BaselineReport;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.records.ReportFunctions;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
@@ -159,6 +160,10 @@ public final class JsonReportWriter {
             }
             json.writeEndArray();
         }
+        if (model.baseline() != null) {
+            // issue 12, baselines: only a check with a baseline has it
+            writeBaseline(model.baseline());
+        }
         json.writeEndObject();
     }
 
@@ -176,6 +181,43 @@ public final class JsonReportWriter {
         writeNullable("actual", check.actual());
         writeNullable("limit", check.limit());
         json.writeStringField("message", check.message());
+        json.writeEndObject();
+    }
+
+    /** Issue 12: the comparison with a baseline, one row a line. */
+    private void writeBaseline(BaselineReport baseline) throws IOException {
+        layout.linesNext();
+        json.writeObjectFieldStart("baseline");
+        json.writeStringField("source", baseline.source());
+        layout.linesNext();
+        json.writeArrayFieldStart("devices");
+        for (BaselineReport.Row row : baseline.devices()) {
+            writeBaselineRow(row);
+        }
+        json.writeEndArray();
+        if (baseline.overall() == null) {
+            json.writeNullField("overall");
+        } else {
+            json.writeFieldName("overall");
+            writeBaselineRow(baseline.overall());
+        }
+        json.writeEndObject();
+    }
+
+    private void writeBaselineRow(BaselineReport.Row row) throws IOException {
+        layout.flatNext();
+        json.writeStartObject();
+        json.writeStringField("device", row.device());
+        writeNullable("previousBytes", row.previousBytes());
+        writeNullable("currentBytes", row.currentBytes());
+        writeNullable("deltaBytes", row.deltaBytes());
+        writeNullable("maxGrowth", row.maxGrowth());
+        writeNullable("allowedGrowthBytes", row.allowedGrowthBytes());
+        writeNullable("outcome", row.outcome() == null ? null : row.outcome().id());
+        writeKernel("kernel", row.kernel());
+        writeNullable("kernelChange", row.kernelChange());
+        writeNullable("previousStack", row.previousStack());
+        writeNullable("note", row.note());
         json.writeEndObject();
     }
 

@@ -165,6 +165,8 @@ public final class TextReport {
             out.add("");
             device(device);
         }
+        // issue 12, baselines
+        out.addAll(BaselineText.lines(model.baseline()));
         if (verbose) {
             out.add("");
             out.add("CUDA libraries:");

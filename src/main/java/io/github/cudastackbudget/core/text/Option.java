@@ -38,7 +38,13 @@ public enum Option {
     DRIVER_CUDA_VERSION("driverCudaVersion"),
     // out (issue 12, outputs)
     FORMATS("formats"),
-    FAIL_ON_ERROR("failOnError");
+    FAIL_ON_ERROR("failOnError"),
+    // issue 12, baselines
+    BASELINE("baseline"),
+    BASELINE_ARTIFACT("baselineArtifact"),
+    MAX_GROWTH("maxGrowth"),
+    IGNORE_MISSING_BASELINE("ignoreMissingBaseline"),
+    ATTACH_REPORT("attachReport");
 
     private final String parameter;
 

@@ -163,10 +163,13 @@ final class ReportJsonReader {
                 violations, warnings, launchedRun(root));
         // out (issue 12, outputs): the gate's checks, written only when there are some
         List<GateCheck> checks = optionalList(root, "checks", this::gateCheck);
-        return unreadable.isEmpty() && checks.isEmpty() ? model : new ReportModel(model.schemaVersion(),
+        ReportModel read = unreadable.isEmpty() && checks.isEmpty() ? model : new ReportModel(model.schemaVersion(),
                 model.engine(), model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(),
                 model.kernels(), model.violations(), model.warnings(), model.launched(), model.filesWithDeviceCode(),
                 unreadable, checks);
+        // issue 12, baselines: only a check with a baseline wrote it
+        JsonNode baseline = root.get("baseline");
+        return baseline == null || baseline.isNull() ? read : read.withBaseline(baseline(baseline));
     }
 
     /** out (issue 12): one entry of {@code checks}. */
@@ -181,6 +184,33 @@ final class ReportJsonReader {
         return new GateCheck(text(node, "category"), text(node, "name"), parsed, optionalText(node, "device"),
                 optionalText(node, "library"), optionalText(node, "kernel"), optionalText(node, "arch"),
                 optionalNumber(node, "actual"), optionalNumber(node, "limit"), text(node, "message"));
+    }
+
+    /** Issue 12: the comparison with a baseline ({@code baseline}). */
+    private BaselineReport baseline(JsonNode node) throws InvalidReportException {
+        if (!node.isObject()) {
+            throw invalid("'baseline' is " + abbreviate(node) + ", not an object");
+        }
+        JsonNode overall = node.get("overall");
+        return new BaselineReport(text(node, "source"), list(node, "devices", this::baselineRow),
+                overall == null || overall.isNull() ? null : baselineRow(overall));
+    }
+
+    private BaselineReport.Row baselineRow(JsonNode node) throws InvalidReportException {
+        if (!node.isObject()) {
+            throw invalid("a baseline row is " + abbreviate(node) + ", not an object");
+        }
+        String outcome = optionalText(node, "outcome");
+        io.github.cudastackbudget.core.gate.GateCheck.Outcome parsed;
+        try {
+            parsed = outcome == null ? null : io.github.cudastackbudget.core.gate.GateCheck.Outcome.of(outcome);
+        } catch (IllegalArgumentException e) {
+            throw invalid("'outcome' " + Printable.of(outcome) + " is not pass or fail in " + abbreviate(node));
+        }
+        return new BaselineReport.Row(text(node, "device"), optionalNumber(node, "previousBytes"),
+                optionalNumber(node, "currentBytes"), optionalText(node, "maxGrowth"),
+                optionalNumber(node, "allowedGrowthBytes"), parsed, kernelOrNull(node, "kernel"),
+                optionalText(node, "kernelChange"), optionalNumber(node, "previousStack"), optionalText(node, "note"));
     }
 
     private ReportModel.Unreadable unreadable(JsonNode node) throws InvalidReportException {

@@ -37,11 +37,21 @@ import java.util.TreeSet;
  *                            only when there is some), in input order
  * @param checks              the gate's checks beyond the per-device budgets (rules, suppressions, baseline; see
  *                            {@link GateCheck}), in the order the stages made them
+ * @param baseline            the comparison with a baseline (issue 12; JSON {@code baseline}), or null without one
  */
 public record ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
         List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
         List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
-        long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks) {
+        long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks, BaselineReport baseline) {
+
+    /** A report without a baseline comparison. */
+    public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
+            List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
+            List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
+            long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks) {
+        this(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels, violations, warnings,
+                launched, filesWithDeviceCode, unreadable, checks, null);
+    }
 
     /** A report without gate checks (rules, suppressions, baseline). */
     public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
@@ -84,6 +94,12 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         warnings = List.copyOf(warnings);
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
         checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    /** Issue 12: the same report with the comparison with a baseline. */
+    public ReportModel withBaseline(BaselineReport comparison) {
+        return new ReportModel(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels,
+                violations, warnings, launched, filesWithDeviceCode, unreadable, checks, comparison);
     }
 
     /** The gate checks that failed: each fails the check as an exceeded budget does. */
