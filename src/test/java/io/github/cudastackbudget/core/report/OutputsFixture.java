@@ -53,6 +53,6 @@ final class OutputsFixture {
     static ReportModel withChecks(ReportModel model, List<GateCheck> checks) {
         return new ReportModel(model.schemaVersion(), model.engine(), model.deviceOrigin(), model.filesProbed(),
                 model.libraries(), model.devices(), model.kernels(), model.violations(), model.warnings(),
-                model.launched(), model.filesWithDeviceCode(), model.unreadable(), checks);
+                model.launched(), model.filesWithDeviceCode(), model.unreadable(), checks, model.baseline());
     }
 }
