@@ -92,4 +92,18 @@ public class Device {
     public void setMaxStackPerThread(String maxStackPerThread) {
         this.maxStackPerThread = maxStackPerThread;
     }
+
+    // conv (issue 12): the Maven Build Cache Extension compares parameters by their text (reconcile of devices)
+    /**
+     * Every configured field, in a fixed order: the same configuration gives the same text, so a build cache that
+     * compares the {@code devices} parameter by its text (the Build Cache Extension's reconcile) sees a change.
+     */
+    @Override
+    public String toString() {
+        return "Device[preset=" + preset + ", name=" + name + ", computeCapability=" + computeCapability
+                + ", maxResidentThreads=" + maxResidentThreads + ", multiProcessorCount=" + multiProcessorCount
+                + ", maxThreadsPerMultiProcessor=" + maxThreadsPerMultiProcessor + ", memory=" + memory
+                + ", maxReservation=" + maxReservation + ", maxStackPerThread=" + maxStackPerThread + ", maxGrowth="
+                + maxGrowth + "]";
+    }
 }
