@@ -80,7 +80,11 @@ class SitePluginCompatibilityTest {
                 .matcher(Files.readString(Path.of("pom.xml")));
         assertThat(pinned.find()).isTrue();
         assertThat(SitePluginCompatibility.RECOMMENDED).isEqualTo(pinned.group(1));
-        assertThat(Files.readString(Path.of("README.md"))).contains("<version>" + pinned.group(1) + "</version>");
+        // the site report page shows the pin; the README (which the message names) states the version
+        assertThat(Files.readString(Path.of("src/site/markdown/site-report.md")))
+                .contains("<version>" + pinned.group(1) + "</version>");
+        assertThat(Files.readString(Path.of("README.md"))).contains("## Site report")
+                .contains("maven-site-plugin` `" + pinned.group(1) + "`");
     }
 
     private static Plugin sitePlugin(String version) {
