@@ -45,7 +45,7 @@ class ArchitectureTest {
     static final Set<String> API_PACKAGES = Set.of(CORE, CORE + ".text", CORE + ".report.model");
     static final Set<String> API_TYPES = Set.of(
             // what CheckRunner.Outcome carries
-            CORE + ".check.CheckResult",
+            CORE + ".check.CheckResult", CORE + ".model.LibraryScan",
             // the inputs CheckOptions takes
             CORE + ".scan.FileSetSpec", CORE + ".scan.JarInput", CORE + ".scan.JarScanOptions",
             CORE + ".scan.LibraryDiscovery", CORE + ".device.DeviceDefinition", CORE + ".report.OutputOptions",
