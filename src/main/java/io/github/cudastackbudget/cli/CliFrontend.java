@@ -40,6 +40,9 @@ public final class CliFrontend implements Frontend {
     static final String BASELINE = "--baseline";
     static final String MAX_GROWTH = "--max-growth";
     static final String IGNORE_MISSING_BASELINE = "--ignore-missing-baseline";
+    // gate (issue 12)
+    static final String SUPPRESSIONS = "--suppressions";
+    static final String FAIL_ON_UNUSED_SUPPRESSIONS = "--fail-on-unused-suppressions";
 
     private static final String FILES = "the FILE arguments";
     private static final String DIRECTORIES = "the DIRECTORY arguments";
@@ -82,6 +85,10 @@ public final class CliFrontend implements Frontend {
             case ATTACH_REPORT -> null;
             case SKIP, LIBRARIES, LIBRARY_FILES, FAIL_ON_VIOLATION, SCAN_PROJECT_JAR, SCAN_DEPENDENCIES,
                     DEPENDENCY_SCOPES, JAR_INCLUDES, JAR_EXCLUDES -> null;
+            // gate (issue 12)
+            case SUPPRESSIONS -> SUPPRESSIONS;
+            case FAIL_ON_UNUSED_SUPPRESSIONS -> FAIL_ON_UNUSED_SUPPRESSIONS;
+            case RULES -> null;
         };
     }
 
@@ -103,6 +110,8 @@ public final class CliFrontend implements Frontend {
             // issue 12, baselines: Maven's artifacts
             case BASELINE_ARTIFACT -> "a baseline artifact (the command line takes the file: " + BASELINE + " FILE)";
             case ATTACH_REPORT -> "attaching the report (the command line has no such option: Maven only)";
+            // gate (issue 12)
+            case RULES -> "rules (set in the Maven goal's POM only; the command line has none)";
             default -> throw new IllegalStateException("no words for " + option);
         };
     }
@@ -129,6 +138,10 @@ public final class CliFrontend implements Frontend {
             case IGNORE_MISSING_BASELINE:
                 return "false".equalsIgnoreCase(value) ? "leave out " + IGNORE_MISSING_BASELINE
                         : IGNORE_MISSING_BASELINE;
+            // gate (issue 12)
+            case FAIL_ON_UNUSED_SUPPRESSIONS:
+                return "true".equalsIgnoreCase(value) ? FAIL_ON_UNUSED_SUPPRESSIONS
+                        : "leave out " + FAIL_ON_UNUSED_SUPPRESSIONS;
             case LIBRARIES:
             case LIBRARY_FILES:
             case SCAN_PROJECT_JAR:

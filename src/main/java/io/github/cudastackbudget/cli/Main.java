@@ -7,6 +7,7 @@ import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.device.DeviceDefinition;
 import io.github.cudastackbudget.core.report.OutputOptions;
+import io.github.cudastackbudget.core.gate.GateOptions;
 import io.github.cudastackbudget.core.scan.FileSetSpec;
 import io.github.cudastackbudget.core.scan.JarInput;
 import io.github.cudastackbudget.core.scan.JarScanOptions;
@@ -53,6 +54,9 @@ public final class Main {
             "  --max-growth SIZE        fail when a device's reservation (or the largest) grew over the baseline's by",
             "                           more than SIZE (64 MiB, bytes) or a percentage of it (10%)",
             "  --ignore-missing-baseline  a --baseline FILE that does not exist is a note, not an error",
+            "  --suppressions FILE      a suppressions file: its kernels leave the verdicts, listed with their reason",
+            "  --fail-on-unused-suppressions  an entry that matches no kernel exits 1 (default: a warning)",
+            "                           (rules, <rules><rule>, are set in the Maven goal's POM only)",
             "  -v, --verbose            per-kernel and per-library listing",
             "  -q, --quiet              only the summary");
 
@@ -128,6 +132,8 @@ public final class Main {
         Path baseline = null;
         String maxGrowth = null;
         boolean ignoreMissingBaseline = false;
+        Path suppressions = null;
+        boolean failOnUnusedSuppressions = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -153,6 +159,9 @@ public final class Main {
                 case CliFrontend.PTXAS -> options.ptxas(value(args, ++i, arg));
                 case CliFrontend.DRIVER_CUDA_VERSION -> options.driverCudaVersion(value(args, ++i, arg));
                 case CliFrontend.FORMATS -> options.output(OutputOptions.of(value(args, ++i, arg), null));
+                // gate (issue 12)
+                case CliFrontend.SUPPRESSIONS -> suppressions = Path.of(value(args, ++i, arg));
+                case CliFrontend.FAIL_ON_UNUSED_SUPPRESSIONS -> failOnUnusedSuppressions = true;
                 case CliFrontend.LAUNCH_LOG -> launchLog = Path.of(value(args, ++i, arg));
                 case CliFrontend.LIBRARY_LOG -> libraryLog = Path.of(value(args, ++i, arg));
                 // issue 12, baselines
@@ -183,6 +192,9 @@ public final class Main {
             throw new IllegalArgumentException(CliFrontend.LIBRARY_LOG + " needs " + CliFrontend.LAUNCH_LOG);
         }
         options.baseline(new BaselineOptions(baseline, maxGrowth, ignoreMissingBaseline));
+        if (suppressions != null || failOnUnusedSuppressions) {
+            options.gate(new GateOptions(suppressions, failOnUnusedSuppressions));
+        }
         return new Command(options.fileSets(fileSets).libraryFiles(files).devices(devices)
                 .jarScan(new JarScanOptions(jars, List.of(), List.of())).launchLog(launchLog).libraryLog(libraryLog)
                 .build(), quiet);

@@ -17,6 +17,8 @@ import io.github.cudastackbudget.core.engine.AutoEngine;
 import io.github.cudastackbudget.core.engine.CuobjdumpEngine;
 import io.github.cudastackbudget.core.engine.EngineException;
 import io.github.cudastackbudget.core.engine.NativeEngine;
+import io.github.cudastackbudget.core.gate.Rules;
+import io.github.cudastackbudget.core.gate.SuppressionFile;
 import io.github.cudastackbudget.core.launch.LaunchLog;
 import io.github.cudastackbudget.core.launch.LaunchLogException;
 import io.github.cudastackbudget.core.launch.LaunchLogReader;
@@ -102,6 +104,20 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         platforms(options);
         engineProvider(options);
         jit(options);
+        gate(options);
+    }
+
+    // gate (issue 12): the rules and the suppressions file are the build's configuration: parsed here once to
+    // validate them (core.check's GateStage parses them again for the check)
+    private static void gate(CheckOptions options) throws CheckException {
+        try {
+            Rules.parse(options.gate().rules(), options.frontend().name(Option.RULES));
+            if (options.gate().suppressions() != null) {
+                SuppressionFile.read(options.gate().suppressions(), options.frontend().name(Option.SUPPRESSIONS));
+            }
+        } catch (InvalidValueException e) {
+            throw new CheckException(e.getMessage(), e);
+        }
     }
 
     private static PlatformSelection platforms(CheckOptions options) throws CheckException {

@@ -404,6 +404,74 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Component
     private MavenProjectHelper projectHelper;
 
+    // gate (issue 12): suppressions and rules
+    /**
+     * A checked-in suppressions file (the format is on the suppressions-and-rules page): each {@code <suppress>}
+     * entry names a {@code <kernel>} glob ({@code *}, {@code ?}; matched against the mangled or the demangled name),
+     * optionally a {@code <library>} glob (the library label or file name) and a {@code <device>} glob (name or preset
+     * id), a required {@code <reason>} and an optional {@code <until>} date ({@code yyyy-MM-dd}). A suppressed kernel
+     * leaves its device's verdict (the reservation and the frame limit are judged without it, so the next-worst
+     * kernel becomes the worst) and is listed apart, with its reason, in every report. An expired entry
+     * ({@code until} before today, UTC) suppresses nothing and fails the build naming the entry; an entry that
+     * matches no kernel warns (see {@code failOnUnusedSuppressions}). For example:
+     *
+     * <pre>{@code
+     * <suppressions>
+     *   <suppress>
+     *     <kernel>demo::stageTiles*</kernel>
+     *     <library>libstackdemo.so</library>
+     *     <reason>tile staging needs the scratch; rewritten in 2.0 (ISSUE-42)</reason>
+     *     <until>2027-06-30</until>
+     *   </suppress>
+     * </suppressions>
+     * }</pre>
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.SUPPRESSIONS)
+    private File suppressions;
+
+    /** An entry of {@code suppressions} that matches no kernel fails the build (by default it only warns). */
+    @Parameter(property = PropertyNames.FAIL_ON_UNUSED_SUPPRESSIONS, defaultValue = "false")
+    private boolean failOnUnusedSuppressions;
+
+    /**
+     * Rules in the style of jacoco's {@code check}: each {@code <rule>} has an {@code <element>} ({@code DEVICE}, the
+     * default: each device's reservation; {@code LIBRARY}: per library, what its kernels alone would reserve on each
+     * device; {@code KERNEL}: each kernel's frame and reservation on each device), {@code <includes>} and
+     * {@code <excludes>} globs ({@code *}, {@code ?}) over the device name or preset id, the library label or file
+     * name, or the kernel's mangled or demangled name (no includes: all), and {@code <limits>}, each a
+     * {@code <counter>} ({@code RESERVATION}, the default, in bytes; {@code INCREMENT}: the reservation over what the
+     * driver's default 1 KiB per thread already holds; {@code FRAME}: the stack frame per thread;
+     * {@code MEMORY_SHARE}: the reservation as a share of the device's memory), a {@code <maximum>} ({@code 1 GiB},
+     * {@code 512MiB}, bytes, or {@code 2%} of the device's memory; {@code FRAME} takes sizes only,
+     * {@code MEMORY_SHARE} percentages only) and a {@code <level>} ({@code ERROR}, the default: a breach fails the
+     * build like an exceeded budget; {@code WARN}: it is logged as a warning). Every limit on every element judged is
+     * a check in the reports (JSON {@code checks}, and the JUnit, SARIF and Markdown outputs). The flat
+     * {@code maxReservation} is the short form of a {@code DEVICE} rule with a {@code RESERVATION} limit, and
+     * {@code maxStackPerThread} of a {@code KERNEL} rule with a {@code FRAME} limit. For example:
+     *
+     * <pre>{@code
+     * <rules>
+     *   <rule>
+     *     <element>LIBRARY</element>
+     *     <includes><include>libmine*.so</include></includes>
+     *     <excludes><exclude>libmine_debug.so</exclude></excludes>
+     *     <limits>
+     *       <limit><counter>RESERVATION</counter><maximum>512 MiB</maximum></limit>
+     *       <limit><counter>MEMORY_SHARE</counter><maximum>0.5%</maximum><level>WARN</level></limit>
+     *     </limits>
+     *   </rule>
+     * </rules>
+     * }</pre>
+     *
+     * <p>POM only (Maven gives a list of beans no user property); the command line has no rules.
+     *
+     * @since 0.1.0
+     */
+    @Parameter
+    private List<Rule> rules;
+
     @Override
     protected String subject() {
         return "CUDA stack budget check";
@@ -487,7 +555,9 @@ public class CheckMojo extends AbstractStackBudgetMojo {
 
     /** Suppressions and rules. */
     private GateOptions gateOptions() {
-        return GateOptions.NONE;
+        return new GateOptions(suppressions == null ? null : suppressions.toPath(), failOnUnusedSuppressions,
+                rules == null ? List.of() : rules.stream().map(rule -> rule == null
+                        ? new GateOptions.RuleSpec(null, null, null, null) : rule.toSpec()).toList(), null);
     }
 
     /** The comparison with a previous report: the {@code baseline} file, or the resolved {@code baselineArtifact}. */

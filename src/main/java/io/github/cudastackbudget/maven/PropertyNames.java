@@ -94,6 +94,12 @@ public final class PropertyNames {
     /** Attach the JSON report to the project (classifier {@code cuda-stack-budget}, type {@code json}). */
     public static final String ATTACH_REPORT = "cudaStackBudget.attachReport";
 
+    // gate (issue 12): suppressions and rules
+    /** {@code check}: the suppressions file. */
+    public static final String SUPPRESSIONS = "cudaStackBudget.suppressions";
+    /** {@code check}: an unused suppression fails the build. */
+    public static final String FAIL_ON_UNUSED_SUPPRESSIONS = "cudaStackBudget.failOnUnusedSuppressions";
+
     /** {@code report}: the JSON report of {@code check}. */
     public static final String JSON_REPORT = "cudaStackBudget.jsonReport";
     /** {@code report}: where the figures come from. */
@@ -154,6 +160,10 @@ public final class PropertyNames {
             case MAX_GROWTH -> MAX_GROWTH;
             case IGNORE_MISSING_BASELINE -> IGNORE_MISSING_BASELINE;
             case ATTACH_REPORT -> ATTACH_REPORT;
+            // gate (issue 12)
+            case SUPPRESSIONS -> SUPPRESSIONS;
+            case FAIL_ON_UNUSED_SUPPRESSIONS -> FAIL_ON_UNUSED_SUPPRESSIONS;
+            case RULES -> null;
         });
     }
 }

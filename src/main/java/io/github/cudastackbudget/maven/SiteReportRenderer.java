@@ -86,6 +86,8 @@ final class SiteReportRenderer {
         violations();
         devices();
         chart();
+        // gate (issue 12)
+        suppressed();
         section2("Worst kernels per device");
         for (DeviceReport device : model.devices()) {
             device(device);
@@ -470,6 +472,39 @@ final class SiteReportRenderer {
         cell(kernel.library());
         cell(kernel.archLabel());
         cell(kernel.stackLabel());
+    }
+
+    // gate (issue 12)
+    /** The kernels suppressions took out of the verdicts, with their reasons (only when there are some). */
+    private void suppressed() {
+        if (model.suppressed().isEmpty()) {
+            return;
+        }
+        section2("Suppressed kernels");
+        paragraph("Left out of the verdicts by the suppressions file: neither the reservation nor the frame limit "
+                + "counts them.");
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT,
+            Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+        headerRow("Device", "Kernel", "Library", "Frame (B)", "Alone it would reserve", "Suppression", "Reason");
+        for (io.github.cudastackbudget.core.report.model.SuppressedRow row : model.suppressed()) {
+            sink.tableRow();
+            cell(row.device());
+            sink.tableCell();
+            code(row.kernel().displayName());
+            sink.text(" [" + row.kernel().archLabel() + "]");
+            sink.tableCell_();
+            cell(row.kernel().library());
+            cell(row.kernel().stackLabel());
+            cell(Figures.bytes(row.reservationBytes()));
+            cell("suppression[" + row.entry() + "] " + row.pattern() + (row.until() == null ? ""
+                    : " (until " + row.until() + ")"));
+            cell(row.reason());
+            sink.tableRow_();
+        }
+        sink.tableRows_();
+        sink.table_();
+        sink.section2_();
     }
 
     private void libraries() {

@@ -33,6 +33,7 @@ public final class BudgetEvaluator {
     private final SizeLimit defaultMaxReservation;
     private final Long maxStackPerThread;
     private final JitFrameLookup jitFrames;
+    private final Exclusion exclusion;
 
     /**
      * @param defaultMaxReservation the budget of devices without their own, or null
@@ -47,9 +48,19 @@ public final class BudgetEvaluator {
      *                  a SASS image with that frame (its record labelled by its origin); the others stay in the JIT list
      */
     public BudgetEvaluator(SizeLimit defaultMaxReservation, Long maxStackPerThread, JitFrameLookup jitFrames) {
+        this(defaultMaxReservation, maxStackPerThread, jitFrames, Exclusion.NONE);
+    }
+
+    /**
+     * @param exclusion the functions that leave a device's verdict (suppressions): judged as if absent, their images
+     *                  listed in {@link DeviceResult#excluded()}
+     */
+    public BudgetEvaluator(SizeLimit defaultMaxReservation, Long maxStackPerThread, JitFrameLookup jitFrames,
+            Exclusion exclusion) {
         this.defaultMaxReservation = defaultMaxReservation;
         this.maxStackPerThread = maxStackPerThread;
         this.jitFrames = jitFrames == null ? JitFrameLookup.NONE : jitFrames;
+        this.exclusion = exclusion == null ? Exclusion.NONE : exclusion;
     }
 
     public DeviceResult evaluate(KernelIndex index, DeviceTarget target) {
@@ -75,8 +86,14 @@ public final class BudgetEvaluator {
                 .filter(arch -> CompatibilityRules.sassRunsOn(arch, capability))
                 .max(Comparator.naturalOrder());
         List<FunctionChoice> choices = new ArrayList<>(index.functionCount());
-        index.imagesByFunction().forEach((function, images) -> choices.add(
-                ImageSelector.choose(function, images, index.ptxTargets(function), capability)));
+        // suppressed functions leave the verdict: the image they would run is only listed apart
+        List<FunctionChoice> excludedChoices = new ArrayList<>();
+        index.imagesByFunction().forEach((function, images) -> (exclusion.excludes(device, function) ? excludedChoices
+                : choices).add(ImageSelector.choose(function, images, index.ptxTargets(function), capability)));
+        List<KernelRecord> excluded = excludedChoices.stream().map(choice -> choice.chosen() != null ? choice.chosen()
+                : choice.outcome() == FunctionChoice.Outcome.JIT
+                        ? jitFrames.frame(choice.function(), choice.jitFrom(), capability).orElse(null) : null)
+                .filter(java.util.Objects::nonNull).sorted(LARGEST_FRAME_FIRST).toList();
         // JIT functions whose frame was computed (ptxas) count as images; the others stay "frame unknown"
         Map<KernelRecord.FunctionKey, KernelRecord> jitImages = new java.util.HashMap<>();
         List<FunctionChoice> jit = new ArrayList<>();
@@ -98,7 +115,8 @@ public final class BudgetEvaluator {
             LaunchedFigures figures = launched == null ? null
                     : launchedFigures(choices, jitImages, launched, device.maxResidentThreads(), capability);
             return new DeviceResult(device, DeviceResult.Status.SKIPPED, reason, null, false, new TreeMap<>(), List.of(),
-                    null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of(), figures);
+                    null, 0, 0, 0, budget, null, List.of(), jit, cannotRun, List.of(), List.of(), figures)
+                    .withExcluded(excluded);
         }
 
         List<KernelRecord> selected = java.util.stream.Stream.concat(choices.stream()
@@ -141,7 +159,7 @@ public final class BudgetEvaluator {
         return new DeviceResult(device, violations.isEmpty() ? DeviceResult.Status.PASS : DeviceResult.Status.FAIL, null,
                 chosenArch, !chosenArch.capability().equals(capability), imageCounts, selected, worst, reservation,
                 staticReservation, increment, budget, worstLocal, filter(choices, FunctionChoice.Outcome.AMBIGUOUS), jit,
-                cannotRun, unknownStack, violations, figures);
+                cannotRun, unknownStack, violations, figures).withExcluded(excluded);
     }
 
     /**

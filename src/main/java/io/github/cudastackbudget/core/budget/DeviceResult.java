@@ -36,13 +36,34 @@ import java.util.TreeMap;
  * @param launched               the figures over the launched kernels (launched mode), or null without a launch log
  * @param platforms              per platform, where libraries of more than one platform were read: the device over
  *                               that platform's libraries alone, in platform order; empty otherwise
+ * @param excluded               the images of functions that left this device's verdict (suppressed), largest frame
+ *                               first: counted neither in the reservation nor against the frame limit
  */
 public record DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
         SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst, long reservationBytes,
         long staticReservationBytes, long incrementBytes, Long budgetBytes, KernelRecord worstLocal,
         List<FunctionChoice> ambiguous, List<FunctionChoice> jit, List<FunctionChoice> cannotRun,
         List<KernelRecord> unknownStack, List<Violation> violations, LaunchedFigures launched,
-        List<PlatformWorst> platforms) {
+        List<PlatformWorst> platforms, List<KernelRecord> excluded) {
+
+    /** A verdict from which no function was excluded. */
+    public DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
+            SortedMap<String, Integer> imageCounts, List<KernelRecord> selected, KernelRecord worst,
+            long reservationBytes, long staticReservationBytes, long incrementBytes, Long budgetBytes,
+            KernelRecord worstLocal, List<FunctionChoice> ambiguous, List<FunctionChoice> jit,
+            List<FunctionChoice> cannotRun, List<KernelRecord> unknownStack, List<Violation> violations,
+            LaunchedFigures launched, List<PlatformWorst> platforms) {
+        this(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst, reservationBytes,
+                staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit, cannotRun,
+                unknownStack, violations, launched, platforms, List.of());
+    }
+
+    /** The same verdict listing the images of the functions that left it (suppressed). */
+    public DeviceResult withExcluded(List<KernelRecord> images) {
+        return new DeviceResult(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst,
+                reservationBytes, staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit,
+                cannotRun, unknownStack, violations, launched, platforms, images);
+    }
 
     /** A verdict without a per-platform breakdown. */
     public DeviceResult(DeviceSpec device, Status status, String skipReason, GpuArch chosenArch, boolean fellBack,
@@ -60,14 +81,14 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
     public DeviceResult withPlatforms(List<PlatformWorst> breakdown) {
         return new DeviceResult(device, status, skipReason, chosenArch, fellBack, imageCounts, selected, worst,
                 reservationBytes, staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit,
-                cannotRun, unknownStack, violations, launched, breakdown);
+                cannotRun, unknownStack, violations, launched, breakdown, excluded);
     }
 
     /** The same verdict, skipped for {@code reason} (nothing judged). */
     public DeviceResult withSkipReason(String reason) {
         return new DeviceResult(device, Status.SKIPPED, reason, chosenArch, fellBack, imageCounts, selected, worst,
                 reservationBytes, staticReservationBytes, incrementBytes, budgetBytes, worstLocal, ambiguous, jit,
-                cannotRun, unknownStack, violations, launched, platforms);
+                cannotRun, unknownStack, violations, launched, platforms, excluded);
     }
 
     public DeviceResult {
@@ -81,6 +102,7 @@ public record DeviceResult(DeviceSpec device, Status status, String skipReason, 
         unknownStack = List.copyOf(unknownStack);
         violations = List.copyOf(violations);
         platforms = platforms == null ? List.of() : List.copyOf(platforms);
+        excluded = excluded == null ? List.of() : List.copyOf(excluded);
     }
 
     /** The verdict. */

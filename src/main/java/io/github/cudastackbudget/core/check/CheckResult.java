@@ -5,6 +5,7 @@ import io.github.cudastackbudget.core.budget.DeviceResult;
 import io.github.cudastackbudget.core.budget.Violation;
 import io.github.cudastackbudget.core.device.DeviceOrigin;
 import io.github.cudastackbudget.core.gate.GateCheck;
+import io.github.cudastackbudget.core.gate.SuppressedKernel;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.LibraryScan;
@@ -33,11 +34,28 @@ import java.util.Objects;
  * @param platforms    the platforms whose libraries the devices were judged over ({@link PlatformSelection#ALL}: all)
  * @param checks       the gate's checks beyond the per-device budgets (rules, suppressions, baseline), in the order
  *                     the stages made them
+ * @param suppressed   the kernels that left a device's verdict because a suppression covers them, device by device
  */
 public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
         List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
         LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms,
-        List<GateCheck> checks) {
+        List<GateCheck> checks, List<SuppressedKernel> suppressed) {
+
+    // gate (issue 12): suppressions
+    /** A result in which nothing was suppressed. */
+    public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
+            List<DeviceResult> devices, DeviceOrigin deviceOrigin, List<String> warnings, String engine, long scanMillis,
+            LaunchedRun launched, List<DeviceCodeProbe.Unreadable> unreadable, PlatformSelection platforms,
+            List<GateCheck> checks) {
+        this(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine, scanMillis, launched,
+                unreadable, platforms, checks, List.of());
+    }
+
+    /** The same result listing the kernels suppressions took out of the verdicts. */
+    public CheckResult withSuppressed(List<SuppressedKernel> kernels) {
+        return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
+                scanMillis, launched, unreadable, platforms, checks, kernels);
+    }
 
     /** A result without gate checks (rules, suppressions, baseline). */
     public CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex index, Map<String, String> displayNames,
@@ -74,6 +92,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
         platforms = platforms == null ? PlatformSelection.ALL : platforms;
         checks = checks == null ? List.of() : List.copyOf(checks);
+        suppressed = suppressed == null ? List.of() : List.copyOf(suppressed);
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(deviceOrigin, "deviceOrigin");
     }
@@ -81,7 +100,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
     /** The same result listing device code that could not be read. */
     public CheckResult withUnreadable(List<DeviceCodeProbe.Unreadable> files) {
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
-                scanMillis, launched, files, platforms, checks);
+                scanMillis, launched, files, platforms, checks, suppressed);
     }
 
     /** The result when no scanned input holds device code. */
@@ -98,7 +117,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<String> all = new ArrayList<>(earlier);
         all.addAll(warnings);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, all, engine, scanMillis,
-                launched, unreadable, platforms, checks);
+                launched, unreadable, platforms, checks, suppressed);
     }
 
     /** The same result with {@code more} gate checks after its own. */
@@ -109,7 +128,7 @@ public record CheckResult(int filesProbed, List<LibraryScan> scans, KernelIndex 
         List<GateCheck> all = new ArrayList<>(checks);
         all.addAll(more);
         return new CheckResult(filesProbed, scans, index, displayNames, devices, deviceOrigin, warnings, engine,
-                scanMillis, launched, unreadable, platforms, all);
+                scanMillis, launched, unreadable, platforms, all, suppressed);
     }
 
     /** Whether the devices were judged over this scan's libraries (its platform is gated). */

@@ -1,6 +1,8 @@
 package io.github.cudastackbudget.core.check;
 
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.Exclusion;
+import io.github.cudastackbudget.core.gate.SuppressedKernel;
 import io.github.cudastackbudget.core.cache.KernelCache;
 import io.github.cudastackbudget.core.text.Option;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
@@ -15,7 +17,8 @@ import java.util.Set;
  * The Maven-free pipeline, stage by stage: {@link Inputs} (which files and JAR entries hold device code),
  * {@link KernelReads} (their kernels), {@link LaunchedKernels} (what a recorded run launched), {@link JitFrames} (the frames of
  * what a device JIT-compiles, from ptxas), {@link Verdicts} (each
- * device against its budgets), with {@link CheckWarnings} collecting what the user should know. Writing reports and
+ * device against its budgets, without the kernels the suppressions of {@link GateStage} take out), the rules of
+ * {@link GateStage} over the verdicts, with {@link CheckWarnings} collecting what the user should know. Writing reports and
  * deciding whether to fail is the caller's.
  */
 public final class StackBudgetCheck {
@@ -30,6 +33,8 @@ public final class StackBudgetCheck {
      */
     public static CheckResult run(CheckRequest request, CheckProgress listener) throws CheckProblem {
         CheckWarnings warnings = new CheckWarnings(listener);
+        // gate (issue 12): the suppressions file and the rules are parsed before anything is scanned
+        GateStage gate = GateStage.prepare(request);
         Inputs inputs = Inputs.find(request, warnings, listener);
         if (inputs.isEmpty() && request.launch() == null) {
             return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
@@ -62,7 +67,9 @@ public final class StackBudgetCheck {
                 .supplyAsync(() -> displayNames(request, index, run, warnings), StackBudgetCheck::daemon);
         List<DeviceResult> devices;
         try {
-            devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames);
+            // gate (issue 12): suppressions match readable names too, so with some the names come first
+            Exclusion exclusion = gate.suppresses() ? gate.exclusion(index, request, join(names)) : Exclusion.NONE;
+            devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames, exclusion);
         } finally {
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }
@@ -78,8 +85,15 @@ public final class StackBudgetCheck {
         warnings.devices(devices, Verdicts.judged(request.platforms(), scans, index), displayNames,
                 request.deviceOrigin());
         warnings.driverDifferences(devices, displayNames);
-        return new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices, request.deviceOrigin(),
-                warnings.lines(), engines.description(), scanMillis, run, unreadable.found(), request.platforms());
+        CheckResult result = new CheckResult(inputs.filesProbed(), scans, index, displayNames, devices,
+                request.deviceOrigin(), warnings.lines(), engines.description(), scanMillis, run, unreadable.found(),
+                request.platforms());
+        // gate (issue 12): the suppressed kernels and a check per suppression entry, then the rules over the verdicts
+        if (gate != GateStage.NONE) {
+            List<SuppressedKernel> suppressed = gate.suppressed(devices);
+            result = result.withSuppressed(suppressed).withChecks(gate.checks(result, suppressed, listener));
+        }
+        return result;
     }
 
     private static void daemon(Runnable task) {

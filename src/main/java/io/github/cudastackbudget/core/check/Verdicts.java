@@ -3,6 +3,7 @@ package io.github.cudastackbudget.core.check;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.budget.BudgetEvaluator;
 import io.github.cudastackbudget.core.budget.DeviceResult;
+import io.github.cudastackbudget.core.budget.Exclusion;
 import io.github.cudastackbudget.core.budget.JitFrameLookup;
 import io.github.cudastackbudget.core.budget.PlatformWorst;
 import io.github.cudastackbudget.core.device.DeviceTarget;
@@ -40,8 +41,14 @@ final class Verdicts {
     /** The verdicts, counting the JIT frames computed ({@link JitFrames}) for functions a device JIT-compiles. */
     static List<DeviceResult> evaluate(CheckRequest request, List<LibraryScan> scans, KernelIndex index,
             LaunchedRun launched, JitFrameLookup jitFrames) throws CheckProblem {
+        return evaluate(request, scans, index, launched, jitFrames, Exclusion.NONE);
+    }
+
+    /** The verdicts without the functions {@code exclusion} takes out of a device's verdict (suppressions). */
+    static List<DeviceResult> evaluate(CheckRequest request, List<LibraryScan> scans, KernelIndex index,
+            LaunchedRun launched, JitFrameLookup jitFrames, Exclusion exclusion) throws CheckProblem {
         BudgetEvaluator evaluator = new BudgetEvaluator(request.defaultMaxReservation(), request.maxStackPerThread(),
-                jitFrames);
+                jitFrames, exclusion);
         BudgetEvaluator.Launched launchedFunctions = launched == null ? null
                 : new BudgetEvaluator.Launched(launched.launchedFunctions(), launched.headline(),
                         launched.match().unmatched());

@@ -21,6 +21,7 @@ import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.MatchedLaunch;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.SuppressedRow;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -128,6 +129,10 @@ public final class JsonReportWriter {
             writeViolation(violation);
         }
         json.writeEndArray();
+        // gate (issue 12): only a report with suppressed kernels has them
+        if (!model.suppressed().isEmpty()) {
+            writeSuppressed(model.suppressed());
+        }
         if (model.launched() != null) {
             writeLaunched(model.launched());
         }
@@ -475,6 +480,26 @@ public final class JsonReportWriter {
         if (kernel.driver() != null) {
             writeDriverFrame(kernel.driver());
         }
+    }
+
+    // gate (issue 12)
+    /** The kernels suppressions took out of the verdicts, one a line. */
+    private void writeSuppressed(List<SuppressedRow> rows) throws IOException {
+        layout.linesNext();
+        json.writeArrayFieldStart("suppressed");
+        for (SuppressedRow row : rows) {
+            layout.flatNext();
+            json.writeStartObject();
+            json.writeStringField("device", row.device());
+            writeKernel("kernel", row.kernel());
+            json.writeNumberField("reservationBytes", row.reservationBytes());
+            json.writeNumberField("entry", row.entry());
+            json.writeStringField("pattern", row.pattern());
+            json.writeStringField("reason", row.reason());
+            writeNullable("until", row.until());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 
     /** Records as positions (a record the list lacks as a whole kernel object). */

@@ -39,7 +39,9 @@ public final class ReportPaths {
                 relative(file.path(), root), file.offset(), file.problem())).toList();
         return new ReportModel(model.schemaVersion(), model.engine(), model.deviceOrigin(), model.filesProbed(),
                 libraries, model.devices(), model.kernels(), model.violations(), model.warnings(), launched,
-                model.filesWithDeviceCode(), unreadable, model.checks(), model.baseline());
+                model.filesWithDeviceCode(), unreadable, model.checks(), model.baseline())
+                // gate (issue 12): the suppressed kernels name no path
+                .withSuppressed(model.suppressed());
     }
 
     private static List<String> relative(List<String> paths, Path root) {

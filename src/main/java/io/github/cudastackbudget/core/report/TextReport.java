@@ -13,6 +13,7 @@ import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.SuppressedRow;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
 import io.github.cudastackbudget.core.text.Frontend;
@@ -167,6 +168,7 @@ public final class TextReport {
         }
         // issue 12, baselines
         out.addAll(BaselineText.lines(model.baseline()));
+        suppressed();
         if (verbose) {
             out.add("");
             out.add("CUDA libraries:");
@@ -210,6 +212,23 @@ public final class TextReport {
     public static List<String> error(String message) {
         return List.of("CUDA kernel stack budget", "  ERROR: the check could not run: " + message,
                 "  (no figures: this report replaces the previous run's, which no longer applies)");
+    }
+
+    // gate (issue 12)
+    /** The kernels suppressions took out of the verdicts, with the reason, when there are some. */
+    private void suppressed() {
+        if (model.suppressed().isEmpty()) {
+            return;
+        }
+        out.add("");
+        out.add("Suppressed kernels (left out of the verdicts; " + model.suppressed().size() + "):");
+        for (SuppressedRow row : model.suppressed()) {
+            KernelRow kernel = row.kernel();
+            out.add("  " + row.device() + ": " + kernel.displayName() + " [" + kernel.archLabel() + "] in "
+                    + kernel.library() + ", " + kernel.stackLabel() + " B per thread (alone it would reserve "
+                    + Figures.bytes(row.reservationBytes()) + ")");
+            out.add("    " + row.because());
+        }
     }
 
     /** Launched kernels found in no scanned library: all with verbose, else the first few. */

@@ -44,7 +44,11 @@ public enum Option {
     BASELINE_ARTIFACT("baselineArtifact"),
     MAX_GROWTH("maxGrowth"),
     IGNORE_MISSING_BASELINE("ignoreMissingBaseline"),
-    ATTACH_REPORT("attachReport");
+    ATTACH_REPORT("attachReport"),
+    // gate (issue 12): suppressions and rules
+    SUPPRESSIONS("suppressions"),
+    FAIL_ON_UNUSED_SUPPRESSIONS("failOnUnusedSuppressions"),
+    RULES("rules");
 
     private final String parameter;
 

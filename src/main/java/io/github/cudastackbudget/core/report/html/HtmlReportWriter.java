@@ -8,6 +8,7 @@ import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.PlatformReport;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
+import io.github.cudastackbudget.core.report.model.SuppressedRow;
 import io.github.cudastackbudget.core.report.model.Tone;
 import io.github.cudastackbudget.core.report.model.Verdict;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
@@ -101,6 +102,8 @@ public final class HtmlReportWriter {
         for (int i = 0; i < model.devices().size(); i++) {
             page.device(i, model.devices().get(i));
         }
+        // gate (issue 12)
+        page.suppressed();
         if (model.launchedMode()) {
             LaunchedHtml.section(page.out, model.launched());
         }
@@ -503,6 +506,31 @@ public final class HtmlReportWriter {
                     "</td><td class=\"usedby\">", library.usedBy().isEmpty()
                             ? "<span class=\"sub\">not attributed</span>"
                             : e(library.usedBy()), "</td></tr>\n");
+        }
+        add("</tbody></table></div>\n</section>\n");
+    }
+
+    // gate (issue 12)
+    /** The kernels suppressions took out of the verdicts, with their reasons (only when there are some). */
+    private void suppressed() {
+        if (model.suppressed().isEmpty()) {
+            return;
+        }
+        add("<section id=\"suppressed\">\n<h2>Suppressed kernels</h2>\n<p class=\"sub\">Left out of the verdicts by ",
+                "the suppressions file: neither the reservation nor the frame limit counts them.</p>\n",
+                "<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>Device</th><th>Kernel</th>",
+                "<th>Library</th><th class=\"num\">Frame</th><th class=\"num\">Alone it would reserve</th>",
+                "<th>Suppression</th><th>Until</th><th>Reason</th></tr></thead>\n<tbody>\n");
+        for (SuppressedRow row : model.suppressed()) {
+            KernelRow kernel = row.kernel();
+            add("<tr><td>", e(row.device()), "</td><td><span class=\"kernel\" title=\"", e(kernel.name()), "\">",
+                    e(kernel.displayName()), "</span> <span class=\"sub\">[", e(kernel.archLabel()), "]</span></td><td>",
+                    e(kernel.library()), "</td><td class=\"num\" data-sort=\"", String.valueOf(kernel.stack()), "\">",
+                    e(kernel.stackLabel()), " B</td><td class=\"num\" data-sort=\"",
+                    String.valueOf(row.reservationBytes()), "\">", e(Figures.bytes(row.reservationBytes())),
+                    "</td><td>suppression[", String.valueOf(row.entry()), "] <code>", e(row.pattern()),
+                    "</code></td><td>", row.until() == null ? "\u2013" : e(row.until()), "</td><td>", e(row.reason()),
+                    "</td></tr>\n");
         }
         add("</tbody></table></div>\n</section>\n");
     }

@@ -163,13 +163,17 @@ final class ReportJsonReader {
                 violations, warnings, launchedRun(root));
         // out (issue 12, outputs): the gate's checks, written only when there are some
         List<GateCheck> checks = optionalList(root, "checks", this::gateCheck);
-        ReportModel read = unreadable.isEmpty() && checks.isEmpty() ? model : new ReportModel(model.schemaVersion(),
+        model = unreadable.isEmpty() && checks.isEmpty() ? model : new ReportModel(model.schemaVersion(),
                 model.engine(), model.deviceOrigin(), model.filesProbed(), model.libraries(), model.devices(),
                 model.kernels(), model.violations(), model.warnings(), model.launched(), model.filesWithDeviceCode(),
                 unreadable, checks);
+        // gate (issue 12): the suppressed kernels
+        if (root.has("suppressed")) {
+            model = model.withSuppressed(list(root, "suppressed", this::suppressed));
+        }
         // issue 12, baselines: only a check with a baseline wrote it
         JsonNode baseline = root.get("baseline");
-        return baseline == null || baseline.isNull() ? read : read.withBaseline(baseline(baseline));
+        return baseline == null || baseline.isNull() ? model : model.withBaseline(baseline(baseline));
     }
 
     /** out (issue 12): one entry of {@code checks}. */
@@ -211,6 +215,20 @@ final class ReportJsonReader {
                 optionalNumber(node, "currentBytes"), optionalText(node, "maxGrowth"),
                 optionalNumber(node, "allowedGrowthBytes"), parsed, kernelOrNull(node, "kernel"),
                 optionalText(node, "kernelChange"), optionalNumber(node, "previousStack"), optionalText(node, "note"));
+    }
+
+    // gate (issue 12)
+    private SuppressedRow suppressed(JsonNode node) throws InvalidReportException {
+        KernelRow kernel = kernelOrNull(node, "kernel");
+        if (kernel == null) {
+            throw invalid("a suppressed kernel has no 'kernel': " + abbreviate(node));
+        }
+        long entry = number(node, "entry");
+        if (entry < 1 || entry > Integer.MAX_VALUE) {
+            throw invalid("a suppressed kernel's 'entry' " + entry + " is not a position from 1: " + abbreviate(node));
+        }
+        return new SuppressedRow(text(node, "device"), kernel, number(node, "reservationBytes"), (int) entry,
+                optionalText(node, "pattern"), text(node, "reason"), optionalText(node, "until"));
     }
 
     private ReportModel.Unreadable unreadable(JsonNode node) throws InvalidReportException {

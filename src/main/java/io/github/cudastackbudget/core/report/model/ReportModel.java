@@ -38,11 +38,35 @@ import java.util.TreeSet;
  * @param checks              the gate's checks beyond the per-device budgets (rules, suppressions, baseline; see
  *                            {@link GateCheck}), in the order the stages made them
  * @param baseline            the comparison with a baseline (issue 12; JSON {@code baseline}), or null without one
+ * @param suppressed          the kernels suppressions took out of the verdicts (JSON {@code suppressed}, written only
+ *                            when there are some), device by device, largest frame first
  */
 public record ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
         List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
         List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
-        long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks, BaselineReport baseline) {
+        long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks, BaselineReport baseline,
+        List<SuppressedRow> suppressed) {
+
+    // gate (issue 12): suppressions
+    /** A report in which nothing was suppressed. */
+    public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
+            List<LibraryReport> libraries, List<DeviceReport> devices, List<KernelRow> kernels,
+            List<ViolationReport> violations, List<String> warnings, LaunchedRunReport launched,
+            long filesWithDeviceCode, List<Unreadable> unreadable, List<GateCheck> checks, BaselineReport baseline) {
+        this(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels, violations, warnings,
+                launched, filesWithDeviceCode, unreadable, checks, baseline, List.of());
+    }
+
+    /** The same report listing these suppressed kernels. */
+    public ReportModel withSuppressed(List<SuppressedRow> rows) {
+        return new ReportModel(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels,
+                violations, warnings, launched, filesWithDeviceCode, unreadable, checks, baseline, rows);
+    }
+
+    /** The suppressed kernels of one device. */
+    public List<SuppressedRow> suppressedOn(String device) {
+        return suppressed.stream().filter(row -> row.device().equals(device)).toList();
+    }
 
     /** A report without a baseline comparison. */
     public ReportModel(int schemaVersion, String engine, String deviceOrigin, long filesProbed,
@@ -94,12 +118,13 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
         warnings = List.copyOf(warnings);
         unreadable = unreadable == null ? List.of() : List.copyOf(unreadable);
         checks = checks == null ? List.of() : List.copyOf(checks);
+        suppressed = suppressed == null ? List.of() : List.copyOf(suppressed);
     }
 
     /** Issue 12: the same report with the comparison with a baseline. */
     public ReportModel withBaseline(BaselineReport comparison) {
         return new ReportModel(schemaVersion, engine, deviceOrigin, filesProbed, libraries, devices, kernels,
-                violations, warnings, launched, filesWithDeviceCode, unreadable, checks, comparison);
+                violations, warnings, launched, filesWithDeviceCode, unreadable, checks, comparison, suppressed);
     }
 
     /** The gate checks that failed: each fails the check as an exceeded budget does. */

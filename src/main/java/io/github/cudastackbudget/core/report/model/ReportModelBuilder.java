@@ -49,7 +49,15 @@ final class ReportModelBuilder {
                 result.filesProbed(), libraries(), result.devices().stream().map(d -> device(d, violations)).toList(),
                 rows(records), violations, result.warnings(), launched(), result.scans().size(),
                 result.unreadable().stream().map(u -> new ReportModel.Unreadable(u.source(), u.offset(), u.problem()))
-                        .toList(), result.checks());
+                        .toList(), result.checks()).withSuppressed(suppressed());
+    }
+
+    // gate (issue 12): the kernels suppressions took out of the verdicts
+    private List<SuppressedRow> suppressed() {
+        return result.suppressed().stream().map(kernel -> new SuppressedRow(kernel.device(), row(kernel.image()),
+                kernel.reservationBytes(), kernel.entry().index(), kernel.entry().kernel().text(),
+                kernel.entry().reason(), kernel.entry().until() == null ? null : kernel.entry().until().toString()))
+                .toList();
     }
 
     private List<LibraryReport> libraries() {
