@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cupti-graphs-validate.sh OUTDIR
 #
-# GPU validation of the CUPTI injection library's recording of CUDA graph kernels (README, "Launched mode",
-# "What is recorded"). Runs on the GPU machine (the `device` tool), from the repo or a carried copy of
+# GPU validation of the CUPTI injection library's recording of CUDA graph kernels (src/site/markdown/injection-library.md,
+# "Kernels of CUDA graphs"). Runs on the GPU machine (the `device` tool), from the repo or a carried copy of
 # src/main/native/, src/test/native/launch-probe.cu and this script (prebuilt/ as in cupti-validate.sh is used when
 # building there fails).
 #

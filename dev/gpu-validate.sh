@@ -3,7 +3,7 @@
 #
 # Runs on the GPU machine (the `device` tool), which has cuobjdump, nvcc and real CUDA libraries but no Java or
 # Maven: carry a jlink runtime in .devcarry/jre and the plugin jar plus its runtime jars in .devcarry/lib
-# (see README, "Validating on a GPU machine").
+# (see src/site/markdown/command-line.md, "Validating on a GPU machine").
 #
 # For each library it
 #   1. times the real `cuobjdump --dump-resource-usage LIB` and keeps its output (the recording),

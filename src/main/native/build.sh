@@ -5,8 +5,8 @@
 #
 # Needs gcc and the CUDA toolkit's headers: cupti.h (include/ or extras/CUPTI/include/), cuda.h,
 # cuda_runtime_api.h and nvtx3/. The toolkit is looked up in $CUDA_HOME or $CUDA_PATH when set (only there), else
-# in the folder above the nvcc on PATH, then /usr/local/cuda. CUPTI itself is not linked: the library dlopens libcupti at run time (see README,
-# "Launched mode"), so the .so has no dependency beyond glibc.
+# in the folder above the nvcc on PATH, then /usr/local/cuda. CUPTI itself is not linked: the library dlopens libcupti at run time (see src/site/markdown/injection-library.md,
+# "CUPTI"), so the .so has no dependency beyond glibc.
 # The Maven build runs this at process-classes; -Dcuda-stack-budget.native.skip=true skips it.
 # The build is skipped when the output is newer than the sources and this script.
 set -euo pipefail

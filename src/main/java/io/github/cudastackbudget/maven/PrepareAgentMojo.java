@@ -35,8 +35,8 @@ import org.apache.maven.plugins.annotations.Parameter;
  *   <li>{@code cudaStackBudget.agentEnvFile}: a file with the same variables as {@code export} lines, for shell steps
  *       outside Maven ({@code . target/cuda-stack-budget-agent/agent-env.sh}).</li>
  * </ul>
- * Pass them to Surefire/Failsafe with {@code <environmentVariables>} (see the README, "Launched mode"). Processes that
- * write to the same log merge their records at exit.
+ * Pass them to Surefire/Failsafe with {@code <environmentVariables>} (see the site's "Launched mode" page). Processes
+ * that write to the same log merge their records at exit.
  */
 @Mojo(name = "prepare-agent", defaultPhase = LifecyclePhase.INITIALIZE, threadSafe = true)
 public class PrepareAgentMojo extends AbstractStackBudgetMojo {

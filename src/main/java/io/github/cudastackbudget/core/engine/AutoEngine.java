@@ -11,7 +11,7 @@ import java.util.List;
  * reader does not know.
  *
  * <p>Why native first: it needs no CUDA toolkit (many builds package libraries made elsewhere), it is faster, its
- * figures equal cuobjdump 13.0's line for line (README, "The native engine"), and it sees the kernels of embedded PTX,
+ * figures equal cuobjdump 13.0's line for line (src/site/markdown/engines.md, "The native engine"), and it sees the kernels of embedded PTX,
  * so the JIT and cannot-run lists are per kernel. Why the fallback: a future toolkit may write a fatbin or cubin
  * layout the reader has not seen; the reader then refuses the file (never guesses), and cuobjdump, which ships with
  * that toolkit, reads it. Each fallback is a warning in the log and the reports. Without cuobjdump the refusal stays
