@@ -270,8 +270,8 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
             outcome.summary().forEach(log::info);
             if (failIfNoLibraries) {
                 throw new MojoFailureException("The CUDA stack budget aggregate found no native library with device "
-                        + "code in " + projects.size() + " module(s): build the libraries before the aggregate runs, "
-                        + "fix libraries, or set " + PropertyNames.FAIL_IF_NO_LIBRARIES + "=false.");
+                        + "code in " + projects.size() + " module(s): build them before the aggregate runs, point "
+                        + "<libraries> at them, or set -D" + PropertyNames.FAIL_IF_NO_LIBRARIES + "=false.");
             }
             return;
         }
