@@ -2,6 +2,7 @@
 // module and exceeds the budget; the L4's lives in the fine module; docs has none (one INFO line). The JSON in the root's
 // target/cuda-stack-budget-aggregate lists both libraries, each attributed to its module.
 import groovy.json.JsonSlurper
+import javax.xml.parsers.DocumentBuilderFactory
 
 File shared = new File((new File(basedir, 'pom.xml').text =~ /<it\.shared>([^<]+)</)[0][1])
 def It = new GroovyClassLoader(getClass().classLoader).parseClass(new File(shared, 'ItSupport.groovy'))
@@ -46,14 +47,26 @@ assert !message.contains('l4') : "the L4 passes: ${message}"
 
 File json = new File(basedir, 'target/cuda-stack-budget-aggregate/cuda-stack-budget.json')
 assert json.isFile() : "no aggregate JSON at ${json}"
-['cuda-stack-budget.txt', 'cuda-stack-budget.html'].each {
+// every format formats selects, with check's file names, under the root's target
+['cuda-stack-budget.txt', 'cuda-stack-budget.html', 'cuda-stack-budget.md', 'cuda-stack-budget.sarif',
+ 'TEST-cuda-stack-budget.xml'].each {
     assert new File(basedir, "target/cuda-stack-budget-aggregate/${it}").isFile() : "no aggregate ${it}"
 }
+def junit = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(new File(basedir, 'target/cuda-stack-budget-aggregate/TEST-cuda-stack-budget.xml'))
+assert junit.getElementsByTagName('failure').length == 1 : 'one failed test case: the H200 budget'
+def sarif = new JsonSlurper().parse(new File(basedir, 'target/cuda-stack-budget-aggregate/cuda-stack-budget.sarif'))
+assert sarif.version == '2.1.0'
+assert sarif.runs[0].results.size() == 1
+// the SARIF artifact and the JSON paths: relative to the root, so each names the module's directory
+assert sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri.contains('kernels/target/native/libjitmixed.so')
 def report = It.asVersionOne(new JsonSlurper().parse(json) as Map)
 // the union: both modules' libraries, each attributed to its module; the host-only library holds no device code
 assert report.libraries*.library.toSorted() == ['libframes.so', 'libjitmixed.so']
 assert report.libraries.find { it.library == 'libjitmixed.so' }.usedBy == kernels
 assert report.libraries.find { it.library == 'libframes.so' }.usedBy == fine
+assert report.libraries.find { it.library == 'libjitmixed.so' }.path == 'kernels/target/native/libjitmixed.so'
+assert report.libraries.find { it.library == 'libframes.so' }.path == 'fine/target/native/libframes.so'
 
 // per device the worst kernel wherever it lives
 def h200 = It.device(report, 'h200-141gb')

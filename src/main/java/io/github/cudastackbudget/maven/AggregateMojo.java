@@ -232,6 +232,28 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.DRIVER_CUDA_VERSION)
     private String driverCudaVersion;
 
+    /**
+     * The reports to write into {@code outputDirectory}, comma-separated, as for {@code check}: {@code html},
+     * {@code json}, {@code txt} (the default three), {@code markdown} ({@code cuda-stack-budget.md}), {@code junit}
+     * ({@code TEST-cuda-stack-budget.xml}) and {@code sarif} ({@code cuda-stack-budget.sarif}). With the environment
+     * variable {@code GITHUB_STEP_SUMMARY} set, the Markdown summary of the aggregate is appended to the file it names.
+     * Paths in every report are relative to the root project's base directory.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.FORMATS, defaultValue = OutputOptions.DEFAULT_FORMATS)
+    private String formats;
+
+    /**
+     * Fail the build when the aggregate cannot run (a tool missing, failing or timing out; input that cannot be
+     * read), as for {@code check}: the selected reports are written with the error either way; with {@code false} the
+     * error is one WARN line and the build continues.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.FAIL_ON_ERROR, defaultValue = "true")
+    private boolean failOnError;
+
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     private MojoExecution mojoExecution;
 
@@ -261,8 +283,20 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
         MavenScanSupport.Parameters parameters = parameters();
         ReactorInputs inputs = ReactorInputs.of(projects, root, parameters, log::info);
         log.info("Aggregating the CUDA stack budget of " + projects.size() + " module(s) into " + outputDirectory);
-        CheckRunner.Outcome outcome = CheckRunner.run(options(root, inputs, parameters.devicePresets()),
-                MavenScanSupport.listener(log));
+        CheckRunner.Outcome outcome;
+        try {
+            outcome = CheckRunner.run(options(root, inputs, parameters.devicePresets()), MavenScanSupport.listener(log));
+        } catch (CheckRunner.InvalidOptions e) {
+            throw e;
+        } catch (CheckException e) {
+            // a tool error fails the build unless failOnError is false (the reports say so either way)
+            if (failOnError) {
+                throw e;
+            }
+            log.warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
+                    + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
+            return;
+        }
         for (String module : inputs.withoutLibraries(outcome.result().scans())) {
             log.info("Module " + module + ": no native libraries (looked in " + inputs.lookedIn().get(module) + ")");
         }
@@ -364,7 +398,7 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
                 .options(own, cacheDirectory, useCache, outputDirectory.toPath(), verbose).toBuilder()
                 .fileSets(inputs.fileSets()).jarScan(inputs.jarScan())
                 .jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion)
-                .output(new OutputOptions(List.of(), root.getBasedir().toPath()))
+                .output(OutputOptions.of(formats, root.getBasedir() == null ? null : root.getBasedir().toPath()))
                 .build();
     }
 

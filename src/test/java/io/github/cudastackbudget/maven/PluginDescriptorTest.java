@@ -150,7 +150,8 @@ class PluginDescriptorTest {
                 "cuobjdump", "engine", "scanProjectJar", "scanDependencies", "dependencyScopes", "jarIncludes",
                 "jarExcludes", "devices", "devicePresets", "detectLocalDevices", "maxReservation", "maxStackPerThread",
                 "platforms", "failOnViolation", "failOnUnreadable", "timeout", "parallelism", "top", "verbose",
-                "cacheDirectory", "useCache", "jitFrames", "ptxas", "driverCudaVersion", "skip");
+                "cacheDirectory", "useCache", "jitFrames", "ptxas", "driverCudaVersion", "skip", "formats",
+                "failOnError");
         for (String name : shared) {
             assertThat(aggregate.get(name)).as("aggregate's %s, declared as in check", name)
                     .isEqualTo(check.get(name));
