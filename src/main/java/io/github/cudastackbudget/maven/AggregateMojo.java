@@ -358,14 +358,19 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
         return false;
     }
 
-    /** Whether {@code candidate} has this plugin's execution {@code executionId} of goal {@code aggregate}. */
-    private static boolean bound(MavenProject candidate, String pluginKey, String executionId) {
+    /**
+     * Whether {@code candidate} has this plugin's execution {@code executionId} of goal {@code aggregate} that runs
+     * (not moved to phase {@code none}).
+     */
+    static boolean bound(MavenProject candidate, String pluginKey, String executionId) {
         for (Plugin plugin : candidate.getBuildPlugins()) {
             if (!pluginKey.equals(plugin.getKey())) {
                 continue;
             }
             for (PluginExecution execution : plugin.getExecutions()) {
-                if (execution.getId().equals(executionId) && execution.getGoals().contains("aggregate")) {
+                // an execution moved to phase none never runs: it is not waited for
+                if (execution.getId().equals(executionId) && execution.getGoals().contains("aggregate")
+                        && !"none".equals(execution.getPhase())) {
                     return true;
                 }
             }
