@@ -33,4 +33,11 @@ public class Limit {
     public void setLevel(String level) {
         this.level = level;
     }
+
+    // conv (issue 12): the Maven Build Cache Extension compares parameters by their text (reconcile of rules)
+    /** Every configured field in a fixed order, so that a build cache comparing {@code rules} by text sees a change. */
+    @Override
+    public String toString() {
+        return "Limit[counter=" + counter + ", maximum=" + maximum + ", level=" + level + "]";
+    }
 }

@@ -46,4 +46,12 @@ public class Rule {
     public void setLimits(List<Limit> limits) {
         this.limits = limits;
     }
+
+    // conv (issue 12): the Maven Build Cache Extension compares parameters by their text (reconcile of rules)
+    /** Every configured field in a fixed order, so that a build cache comparing {@code rules} by text sees a change. */
+    @Override
+    public String toString() {
+        return "Rule[element=" + element + ", includes=" + includes + ", excludes=" + excludes + ", limits=" + limits
+                + "]";
+    }
 }
