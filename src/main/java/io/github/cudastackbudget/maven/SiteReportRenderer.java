@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.report.html.SvgBarChart;
+import io.github.cudastackbudget.core.report.model.BaselineReport;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.FunctionNote;
@@ -85,6 +86,8 @@ final class SiteReportRenderer {
         }
         violations();
         devices();
+        // issue 12, baselines
+        baseline();
         chart();
         // gate (issue 12)
         suppressed();
@@ -545,6 +548,62 @@ final class SiteReportRenderer {
         sink.tableRows_();
         sink.table_();
         sink.section2_();
+    }
+
+    /** Issue 12: old, new and delta per device against the baseline, and the overall figure. */
+    private void baseline() {
+        BaselineReport baseline = model.baseline();
+        if (baseline == null) {
+            return;
+        }
+        section2("Baseline");
+        paragraph("Compared with " + baseline.source() + ".");
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT, Sink.JUSTIFY_RIGHT,
+            Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+        headerRow("Device", "Baseline", "Now", "Change", "maxGrowth", "Verdict", "Kernel");
+        for (BaselineReport.Row row : baseline.devices()) {
+            baselineRow(row, row.device());
+        }
+        if (baseline.overall() != null) {
+            baselineRow(baseline.overall(), "overall (the largest reservation)");
+        }
+        sink.tableRows_();
+        sink.table_();
+        sink.section2_();
+    }
+
+    private void baselineRow(BaselineReport.Row row, String device) {
+        sink.tableRow();
+        cell(device);
+        cell(row.previousBytes() == null ? "-" : Figures.bytes(row.previousBytes()));
+        cell(row.currentBytes() == null ? "-" : Figures.bytes(row.currentBytes()));
+        Long delta = row.deltaBytes();
+        cell(delta == null ? (row.note() == null ? "" : row.note())
+                : (delta < 0 ? "-" : "+") + Figures.bytes(Math.abs(delta)) + " (" + row.deltaPercent() + ")");
+        cell(row.maxGrowth() == null ? "not gated"
+                : row.maxGrowth() + " (+" + Figures.bytes(row.allowedGrowthBytes()) + ")");
+        if (!row.compared()) {
+            cell("-");
+        } else {
+            verdictCell(row.failed() ? Verdict.FAIL : Verdict.PASS);
+        }
+        sink.tableCell();
+        KernelRow kernel = row.kernel();
+        if (kernel != null && delta != null && delta > 0) {
+            code(kernel.displayName());
+            sink.text(" [" + kernel.archLabel() + "] in " + kernel.library() + ", " + switch (
+                    row.kernelChange() == null ? "" : row.kernelChange()) {
+                case "new" -> "new since the baseline";
+                case "grew" -> "frame " + Figures.grouped(row.previousStack()) + " -> "
+                        + Figures.grouped(kernel.stack()) + " B";
+                case "unchanged" -> "frame unchanged";
+                default -> "frame was " + Figures.grouped(row.previousStack() == null ? 0 : row.previousStack())
+                        + " B";
+            });
+        }
+        sink.tableCell_();
+        sink.tableRow_();
     }
 
     private void warnings() {

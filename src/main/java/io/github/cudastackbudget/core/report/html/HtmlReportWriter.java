@@ -107,6 +107,8 @@ public final class HtmlReportWriter {
         if (model.launchedMode()) {
             LaunchedHtml.section(page.out, model.launched());
         }
+        // issue 12, baselines
+        BaselineHtml.section(page.out, model.baseline());
         page.allKernels();
         page.libraries();
         page.warnings();

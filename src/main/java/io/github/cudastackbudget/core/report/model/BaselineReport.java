@@ -42,6 +42,16 @@ public record BaselineReport(String source, List<Row> devices, Row overall) {
             Objects.requireNonNull(device, "device");
         }
 
+        /** True where both figures exist and were compared (pass or fail). */
+        public boolean compared() {
+            return outcome != null;
+        }
+
+        /** True when the growth is over the limit. */
+        public boolean failed() {
+            return outcome == GateCheck.Outcome.FAIL;
+        }
+
         /** New minus old, or null when either is missing. */
         public Long deltaBytes() {
             return previousBytes == null || currentBytes == null ? null : currentBytes - previousBytes;
