@@ -3,6 +3,7 @@ package io.github.cudastackbudget.maven;
 import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import java.io.File;
@@ -620,7 +621,10 @@ public class ReportMojo extends AbstractMojo implements MavenMultiPageReport {
                 jarExcludes, devices, MavenScanSupport.devicePresets(devicePresets, devicesProperty, getLog()),
                 detectLocalDevices, maxReservation, maxStackPerThread, launchLog,
                 libraryLog, timeout, parallelism, top, failOnUnreadable, platforms), cacheDirectory, useCache, jsonReport.getAbsoluteFile().getParentFile().toPath(), false)
-                .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion).build();
+                .toBuilder().jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion)
+                // out (issue 12): the default reports, paths relative to the project as check writes them
+                .output(OutputOptions.of(null, project.getBasedir() == null ? null : project.getBasedir().toPath()))
+                .build();
     }
 
     /** The {@code reportSource} values. */

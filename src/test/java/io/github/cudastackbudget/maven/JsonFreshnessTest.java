@@ -95,4 +95,15 @@ class JsonFreshnessTest {
         assertThat(JsonFreshness.missingLibraries(List.of(library.toString(), dir.resolve("gone.so").toString())))
                 .containsExactly(dir.resolve("gone.so").toString());
     }
+
+    // out (issue 12): check writes paths under the project relative to it
+    @Test
+    void aRelativeLibraryPathIsLookedUpUnderTheBaseDirectory() {
+        String relative = dir.relativize(library).toString();
+
+        assertThat(JsonFreshness.missingLibraries(dir, List.of(relative, "gone.so", library.toString())))
+                .containsExactly("gone.so");
+        assertThat(JsonFreshness.missingLibraries(dir.resolve("elsewhere"), List.of(relative)))
+                .containsExactly(relative);
+    }
 }
