@@ -219,7 +219,7 @@ class ReportFormatsTest {
     }
 
     @Test
-    void theWritersRunAtOnceOverTheOneModel(@TempDir Path work) throws Exception {
+    void everyFormatIsWrittenThroughATemporaryFileThatIsRenamed(@TempDir Path work) throws Exception {
         ReportModel model = OutputsFixture.model(work);
         Path out = work.resolve("direct");
 
