@@ -29,6 +29,10 @@ assert !(warn =~ /\[WARNING\] rule\[1\] DEVICE RESERVATION <= 1 GiB: device l4/)
 }
 assert !warn.contains("kernel ${scratch}") : 'the excluded kernel is never judged'
 assert !warn.contains('[ERROR]')
+def warned = new groovy.json.JsonSlurper().parse(new File(basedir, 'target/warn/cuda-stack-budget.json'))
+assert warned.checks.find { it.name == 'rule[1] DEVICE h200-141gb RESERVATION <= 1 GiB' }?.outcome == 'warn'
+assert warned.checks.find { it.name == 'rule[1] DEVICE l4 RESERVATION <= 1 GiB' }?.outcome == 'pass'
+assert warned.checks.findAll { it.outcome == 'warn' }.size() == 3 : warned.checks
 
 // 2. ERROR rules: the included library and kernel fail the build, the excluded ones are never judged
 String log = new File(basedir, 'build.log').text
@@ -53,4 +57,31 @@ assert m.group(1).contains('(and 2 more violation(s))') : m.group(1)
 def report = new groovy.json.JsonSlurper().parse(new File(basedir, 'target/error/cuda-stack-budget.json'))
 assert report.violations.isEmpty()
 assert report.devices.every { it.status == 'pass' }
+// every limit on every element judged is a gate check: the included library on both devices, none for the excluded
+def rules = report.checks.findAll { it.category == 'rule' }
+def libraryChecks = rules.findAll { it.name.startsWith('rule[1] ') }
+assert libraryChecks*.name as Set == ['rule[1] LIBRARY libstackdemo.so on h200-141gb RESERVATION <= 3 GiB',
+        'rule[1] LIBRARY libstackdemo.so on l4 RESERVATION <= 3 GiB',
+        'rule[1] LIBRARY libstackdemo.so on h200-141gb MEMORY_SHARE <= 5%',
+        'rule[1] LIBRARY libstackdemo.so on l4 MEMORY_SHARE <= 5%'] as Set
+def h200Library = libraryChecks.find { it.name == 'rule[1] LIBRARY libstackdemo.so on h200-141gb RESERVATION <= 3 GiB' }
+assert h200Library.outcome == 'fail' && h200Library.actual == reservation && h200Library.limit == 3L << 30
+assert h200Library.kernel == worst.key && h200Library.library == 'libstackdemo.so' && h200Library.arch == 'sm_90a'
+assert libraryChecks.count { it.outcome == 'fail' } == 1
+def kernelFailures = rules.findAll { it.name.startsWith('rule[2] ') && it.outcome == 'fail' }
+assert kernelFailures*.library as Set == ['libstackdemo.so', 'libvendor.so'] as Set
+assert kernelFailures.every { it.kernel == worst.key && it.device == 'h200-141gb' && it.actual == worst.value }
+assert rules.find { it.name == 'rule[2] KERNEL l4 FRAME <= 8 KiB' }?.outcome == 'pass'
+assert !rules.any { it.name.startsWith('rule[2] ') && it.kernel == '_ZN4demo11sortScratchILi10200EEEvPKiPii' } : 'the KERNEL rule excludes it'
+// and so every other output: a JUnit test case per check, a failure for each failed one
+def factory = javax.xml.parsers.DocumentBuilderFactory.newInstance()
+factory.setFeature('http://apache.org/xml/features/disallow-doctype-decl', true)
+def junit = factory.newDocumentBuilder().parse(new File(basedir, 'target/error/TEST-cuda-stack-budget.xml'))
+def testcases = junit.getElementsByTagName('testcase')
+def cases = (0..<testcases.length).collect { testcases.item(it) }
+rules.each { check ->
+    assert cases.any { it.getAttribute('name').contains(check.name) } : "no JUnit test case for ${check.name}"
+}
+def failed = cases.findAll { it.getElementsByTagName('failure').length > 0 }*.getAttribute('name')
+assert failed.count { it.contains('rule[') } == 3 : failed
 return true

@@ -75,6 +75,11 @@ assert active.kernels[s.kernel as int].arch == 'sm_90a'
 assert s.reservationBytes == worstReservation
 assert s.entry == 1 && s.pattern == 'demo::stageTiles*' && s.until == '2099-12-31'
 assert s.reason == 'tile staging needs the scratch; rewritten in 2.0 (ISSUE-42)'
+// each entry is a gate check: the active one passes, the unused one warns
+assert active.checks.collect { [it.category, it.name, it.outcome] } == [
+        ['suppression', 'suppression[1] demo::stageTiles*', 'pass'],
+        ['suppression', 'suppression[2] demo::noSuchKernel*', 'warn']]
+assert report('expired').checks.collect { [it.name, it.outcome] } == [['suppression[1] demo::stageTiles*', 'fail']]
 assert new File(basedir, 'target/active/cuda-stack-budget.txt').text.contains('Suppressed kernels')
 String page = new File(basedir, 'target/active/cuda-stack-budget.html').text
 assert page.contains('<h2>Suppressed kernels</h2>') && page.contains('ISSUE-42')
