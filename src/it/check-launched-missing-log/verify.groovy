@@ -1,4 +1,4 @@
-// check-launched-missing-log: one clear line, a MojoExecutionException (misuse), no report
+// check-launched-missing-log: one clear line, a MojoExecutionException (misuse), a report that holds only the error
 String log = new File(basedir, 'build.log').text
 assert log.contains('BUILD FAILURE')
 assert log.contains('Deleted the log of an earlier run (append is false)')
@@ -10,5 +10,8 @@ String expected = "the launch log ${launchLog.absolutePath} (launchLog) does not
 assert log.contains(expected) : 'the error must name launchLog, the file and what to do'
 assert log.contains('MojoExecutionException')
 assert !log.contains('MojoFailureException')
-assert !new File(basedir, 'target/cuda-stack-budget/cuda-stack-budget.json').exists()
+// issue 12: the report of a check that could not run holds the error and nothing else (no figures of any run)
+def json = new groovy.json.JsonSlurper().parse(new File(basedir, 'target/cuda-stack-budget/cuda-stack-budget.json'))
+assert json.keySet() == ['schemaVersion', 'error'] as Set : json.keySet()
+assert json.error.contains('(launchLog) does not exist')
 return true
