@@ -168,6 +168,9 @@ public final class CheckRunner {
         }
         // the baseline stage (core.baseline, above core.report: it reads the earlier JSON report), before the model:
         // its GateChecks join the result, its old/new/delta rows the model
+        if (baseline != null && result.noKernels()) {
+            listener.info("Baseline " + baseline.previous().source() + ": no CUDA kernels were found, nothing compared");
+        }
         BaselineComparison comparison = baseline == null || result.noKernels() ? null : BaselineCompare.compare(
                 baseline, setup.request().devices(), result.devices(), result.displayNames(), options.frontend(),
                 listener::info);

@@ -297,6 +297,18 @@ class BaselineCheckTest {
     }
 
     @Test
+    void aCheckThatFindsNoKernelsComparesNothingAndSaysSo() throws Exception {
+        Path baseline = earlierReport();
+
+        CheckRunner.Outcome outcome = CheckRunner.run(options("later", "libhostonly.so")
+                .baseline(new BaselineOptions(baseline, "0", false)).build(), listener);
+
+        assertThat(outcome.failed()).isFalse();
+        assertThat(infos).contains("Baseline " + baseline + ": no CUDA kernels were found, nothing compared");
+        assertThat(written().baseline()).isNull();
+    }
+
+    @Test
     void aBadMaxGrowthIsOneErrorNamingIt() {
         CheckOptions options = options("later", "libframes.so")
                 .baseline(new BaselineOptions(tmp.resolve("x.json"), "ten percent", false)).build();
