@@ -3,6 +3,8 @@ package io.github.cudastackbudget.maven;
 import io.github.cudastackbudget.core.CheckException;
 import io.github.cudastackbudget.core.CheckOptions;
 import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.baseline.BaselineOptions;
+import io.github.cudastackbudget.core.gate.GateOptions;
 import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
@@ -254,6 +256,55 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Parameter(property = PropertyNames.FAIL_ON_ERROR, defaultValue = "true")
     private boolean failOnError;
 
+    /**
+     * A checked-in suppressions file, as for {@code check} (the format is on the suppressions-and-rules page): a
+     * suppressed kernel, in whichever module it lives, leaves its device's verdict and is listed apart with its
+     * reason; an expired entry fails the build; an unused one warns. Bound in the root POM, give an absolute path
+     * ({@code ${maven.multiModuleProjectDirectory}/src/budget/suppressions.xml}): Maven resolves a relative one
+     * against the module that runs the aggregate.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.SUPPRESSIONS)
+    private File suppressions;
+
+    /** An entry of {@code suppressions} that matches no kernel of any module fails the build (by default it warns). */
+    @Parameter(property = PropertyNames.FAIL_ON_UNUSED_SUPPRESSIONS, defaultValue = "false")
+    private boolean failOnUnusedSuppressions;
+
+    /**
+     * Rules in the style of jacoco's {@code check}, as for {@code check} ({@code DEVICE}, {@code LIBRARY} or
+     * {@code KERNEL} elements with includes, excludes and limits), judged over the libraries of every module.
+     * POM only.
+     *
+     * @since 0.1.0
+     */
+    @Parameter
+    private List<Rule> rules;
+
+    /**
+     * A JSON report of an earlier aggregate (or check) to compare with, as for {@code check}: per device the old and
+     * the new reservation, failing only with {@code maxGrowth}. Bound in the root POM, give an absolute path (as for
+     * {@code suppressions}).
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.BASELINE)
+    private File baseline;
+
+    /**
+     * How much a reservation may grow over the {@code baseline}'s before the build fails: a size or a percentage of
+     * the baseline's reservation, as for {@code check}.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = PropertyNames.MAX_GROWTH)
+    private String maxGrowth;
+
+    /** A {@code baseline} that does not exist is one INFO line, and the aggregate goes on without a comparison. */
+    @Parameter(property = PropertyNames.IGNORE_MISSING_BASELINE, defaultValue = "false")
+    private boolean ignoreMissingBaseline;
+
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     private MojoExecution mojoExecution;
 
@@ -404,6 +455,12 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
                 .fileSets(inputs.fileSets()).jarScan(inputs.jarScan())
                 .jitFrames(jitFrames).ptxas(ptxas).driverCudaVersion(driverCudaVersion)
                 .output(OutputOptions.of(formats, root.getBasedir() == null ? null : root.getBasedir().toPath()))
+                .gate(new GateOptions(suppressions == null ? null : suppressions.toPath(), failOnUnusedSuppressions,
+                        rules == null ? List.of() : rules.stream().map(rule -> rule == null
+                                ? new GateOptions.RuleSpec(null, null, null, null) : rule.toSpec()).toList(), null))
+                .baseline(baseline == null ? new BaselineOptions(null, maxGrowth, ignoreMissingBaseline)
+                        : new BaselineOptions(baseline.toPath(), maxGrowth, ignoreMissingBaseline,
+                                BaselineArtifact.relative(root, baseline.toPath())))
                 .build();
     }
 

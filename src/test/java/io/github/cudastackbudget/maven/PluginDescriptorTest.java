@@ -151,7 +151,8 @@ class PluginDescriptorTest {
                 "jarExcludes", "devices", "devicePresets", "detectLocalDevices", "maxReservation", "maxStackPerThread",
                 "platforms", "failOnViolation", "failOnUnreadable", "timeout", "parallelism", "top", "verbose",
                 "cacheDirectory", "useCache", "jitFrames", "ptxas", "driverCudaVersion", "skip", "formats",
-                "failOnError");
+                "failOnError", "suppressions", "failOnUnusedSuppressions", "rules", "baseline", "maxGrowth",
+                "ignoreMissingBaseline");
         for (String name : shared) {
             assertThat(aggregate.get(name)).as("aggregate's %s, declared as in check", name)
                     .isEqualTo(check.get(name));
@@ -216,7 +217,7 @@ class PluginDescriptorTest {
                     "outputFormat"),
             "prepare-agent", Set.of(),
             // agg (issue 12)
-            "aggregate", Set.of("libraries", "devices"));
+            "aggregate", Set.of("libraries", "devices", "rules"));
 
     /** Every property of a parameter: one of {@link PropertyNames}' constants. */
     private static Set<String> propertyNames() throws IllegalAccessException {
