@@ -348,6 +348,7 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
                     + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
             return;
         }
+        ReactorInputs.sharedLabels(outcome.result().scans()).forEach(log::warn);
         for (String module : inputs.withoutLibraries(outcome.result().scans())) {
             log.info("Module " + module + ": no native libraries (looked in " + inputs.lookedIn().get(module) + ")");
         }

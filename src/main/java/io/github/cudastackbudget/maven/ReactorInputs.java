@@ -109,6 +109,29 @@ record ReactorInputs(List<String> modules, List<FileSetSpec> fileSets, JarScanOp
         return modules.stream().filter(module -> !found.contains(module)).toList();
     }
 
+    /**
+     * One line per library label that files of more than one module carry ({@code libnative.so} built by two
+     * modules): the reports name libraries by label, so they cannot tell those apart. In reactor order of the label's
+     * first file.
+     */
+    static List<String> sharedLabels(List<LibraryScan> scans) {
+        Map<String, Set<String>> owners = new LinkedHashMap<>();
+        for (LibraryScan scan : scans) {
+            for (String label : scan.libraries()) {
+                owners.computeIfAbsent(label, key -> new LinkedHashSet<>()).add(scan.usedBy());
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        owners.forEach((label, users) -> {
+            if (users.size() > 1) {
+                lines.add(label + " is the name of libraries of " + String.join(" and ", users) + ": the reports name "
+                        + "libraries by file name, so their kernels are listed under one name and attributed to the "
+                        + "first; rename one of them to tell them apart");
+            }
+        });
+        return lines;
+    }
+
     /** The module a library's "used by" names: the module, or the modules a dependency JAR is used by. */
     String modulesNamed(String usedBy) {
         return String.join(", ", modulesOf.getOrDefault(usedBy, List.of()));

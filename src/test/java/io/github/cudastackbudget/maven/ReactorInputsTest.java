@@ -173,6 +173,37 @@ class ReactorInputsTest {
     }
 
     @Test
+    void twoModulesShippingALibraryOfOneNameGetOneWarningNamingBoth() throws Exception {
+        Path rootDir = tmp.resolve("root");
+        MavenProject root = module("root", rootDir);
+        MavenProject kernels = module("kernels", rootDir.resolve("kernels"));
+        MavenProject other = module("other", rootDir.resolve("other"));
+        library(rootDir.resolve("kernels"), "libframes.so");
+        library(rootDir.resolve("other"), "libframes.so");
+        library(rootDir.resolve("other"), "libjitmixed.so");
+        ReactorInputs inputs = ReactorInputs.of(List.of(root, kernels, other), root, parameters(null, false),
+                info::add);
+
+        CheckRunner.Outcome outcome = CheckRunner.run(CheckOptions.builder().fileSets(inputs.fileSets())
+                .engine("native").devicePresets("h200-141gb").detectLocalDevices(false).useCache(false)
+                .timeout(Duration.ofSeconds(60)).environment(Map.of("PATH", "")).outputDirectory(tmp.resolve("out"))
+                .build(), new CheckListener() {
+                    @Override
+                    public void info(String line) {
+                    }
+
+                    @Override
+                    public void warn(String line) {
+                    }
+                });
+
+        assertThat(ReactorInputs.sharedLabels(outcome.result().scans())).containsExactly("libframes.so is the name of "
+                + "libraries of com.example:kernels:1.0 and com.example:other:1.0: the reports name libraries by file "
+                + "name, so their kernels are listed under one name and attributed to the first; rename one of them to "
+                + "tell them apart");
+    }
+
+    @Test
     void aReactorModulesJarThatAnotherModuleDependsOnIsReadOnceAsTheModules() throws Exception {
         Path rootDir = tmp.resolve("root");
         File kernelsJar = jar("kernels-1.0.jar", "native/libframes.so", "libframes.so");
