@@ -109,6 +109,8 @@ public final class HtmlReportWriter {
         }
         // issue 12, baselines
         BaselineHtml.section(page.out, model.baseline());
+        // out (issue 12): every gate check with its outcome
+        GateChecksHtml.section(page.out, model.checks());
         page.allKernels();
         page.libraries();
         page.warnings();
