@@ -4,6 +4,7 @@ import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.KernelRow;
+import io.github.cudastackbudget.core.report.model.SuppressedRow;
 import io.github.cudastackbudget.core.report.model.Phrases;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.Verdict;
@@ -92,6 +93,18 @@ public final class MarkdownReport {
             }
         } else if (!model.checks().isEmpty()) {
             line("").line("All " + model.checks().size() + " gate check(s) passed.");
+        }
+        if (!model.suppressed().isEmpty()) {
+            line("").line("### Suppressed").line("");
+            line("| Device | Kernel | Arch | Library | Frame | Would reserve | Because |");
+            line("| --- | --- | --- | --- | ---: | ---: | --- |");
+            for (SuppressedRow row : model.suppressed()) {
+                KernelRow kernel = row.kernel();
+                line("| " + cell(row.device()) + " | " + cell(TextReport.abbreviate(kernel.displayName(), NAME_WIDTH))
+                        + " | " + cell(kernel.archLabel()) + " | " + cell(kernel.library()) + " | "
+                        + Figures.grouped(kernel.stack()) + " B | " + cell(Figures.human(row.reservationBytes()))
+                        + " | " + cell(row.because()) + " |");
+            }
         }
         if (!model.warnings().isEmpty()) {
             line("").line("### Warnings").line("");

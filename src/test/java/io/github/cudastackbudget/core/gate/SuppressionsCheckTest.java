@@ -131,6 +131,12 @@ class SuppressionsCheckTest {
                 "    suppression[1], until 2099-12-31: the tile test kernel");
         assertThat(HtmlReportWriter.render(model, 25)).contains("<h2>Suppressed kernels</h2>")
                 .contains("the tile test kernel");
+        assertThat(io.github.cudastackbudget.core.report.MarkdownReport.render(model,
+                io.github.cudastackbudget.core.text.Frontend.PARAMETERS, List.of(), false))
+                .contains("### Suppressed")
+                // Markdown-escaped as every cell of the summary is
+                .contains("| h200-141gb | void frameKernel&lt;2550&gt;(int\\*, int) | sm\\_90a | libframes.so | 10,200 B | "
+                        + "2.57 GiB | suppression\\[1\\], until 2099-12-31: the tile test kernel |");
     }
 
     @Test
