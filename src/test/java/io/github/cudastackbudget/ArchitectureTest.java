@@ -46,6 +46,8 @@ class ArchitectureTest {
     static final Set<String> API_TYPES = Set.of(
             // what CheckRunner.Outcome carries
             CORE + ".check.CheckResult", CORE + ".model.LibraryScan",
+            // what ReportModel.checks() carries
+            CORE + ".gate.GateCheck", CORE + ".gate.GateCheck$Outcome",
             // the inputs CheckOptions takes
             CORE + ".scan.FileSetSpec", CORE + ".scan.JarInput", CORE + ".scan.JarScanOptions",
             CORE + ".scan.LibraryDiscovery", CORE + ".device.DeviceDefinition", CORE + ".report.OutputOptions",

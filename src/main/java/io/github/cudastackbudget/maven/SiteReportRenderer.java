@@ -1,6 +1,7 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.report.html.SvgBarChart;
+import io.github.cudastackbudget.core.gate.GateCheck;
 import io.github.cudastackbudget.core.report.model.BaselineReport;
 import io.github.cudastackbudget.core.report.model.DeviceReport;
 import io.github.cudastackbudget.core.report.model.Figures;
@@ -91,6 +92,7 @@ final class SiteReportRenderer {
         chart();
         // gate (issue 12)
         suppressed();
+        gateChecks();
         section2("Worst kernels per device");
         for (DeviceReport device : model.devices()) {
             device(device);
@@ -479,6 +481,32 @@ final class SiteReportRenderer {
 
     // gate (issue 12)
     /** The kernels suppressions took out of the verdicts, with their reasons (only when there are some). */
+    /** Issue 12: the gate's checks beyond the budgets (rules, suppressions, baseline), as the other reports list them. */
+    private void gateChecks() {
+        if (model.checks().isEmpty()) {
+            return;
+        }
+        section2("Gate checks");
+        long failed = model.checks().stream().filter(c -> c.outcome() == GateCheck.Outcome.FAIL).count();
+        long warned = model.checks().stream().filter(c -> c.outcome() == GateCheck.Outcome.WARN).count();
+        paragraph(model.checks().size() + " check(s): " + failed + " failed, " + warned + " warned, "
+                + (model.checks().size() - failed - warned) + " passed.");
+        sink.table();
+        sink.tableRows(new int[] {Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT, Sink.JUSTIFY_LEFT}, false);
+        headerRow("Outcome", "Category", "Check", "Message");
+        for (GateCheck check : model.checks()) {
+            sink.tableRow();
+            cell(check.outcome().name());
+            cell(check.category());
+            cell(check.name());
+            cell(check.message());
+            sink.tableRow_();
+        }
+        sink.tableRows_();
+        sink.table_();
+        sink.section2_();
+    }
+
     private void suppressed() {
         if (model.suppressed().isEmpty()) {
             return;

@@ -40,6 +40,9 @@ class SuppressedSiteReportRendererTest {
         // only the H200's: the L4 is outside the entry's device pattern
         assertThat(page.split("Alone it would reserve", -1)).hasSize(2);
         assertThat(page).doesNotContain("909,410,304 B)</td>");
+        // the suppression entry is a gate check, listed as JUnit, SARIF and the other pages list it
+        assertThat(page).contains("Gate checks").contains("1 check(s): 0 failed, 0 warned, 1 passed.")
+                .contains("suppression[1] void frameKernel&lt;2550&gt;*</td>");
     }
 
     @Test
