@@ -52,6 +52,11 @@ public final class BaselineLoader {
     public static BaselineRequest load(BaselineOptions options, Frontend frontend, Consumer<String> info) {
         GrowthLimit maxGrowth = maxGrowth(options, frontend);
         if (options.baseline() == null) {
+            if (maxGrowth != null && options.label() == null) {
+                // a front end that found no baseline artifact names it (label) and has said so itself
+                info.accept(frontend.name(Option.MAX_GROWTH) + " " + maxGrowth.text() + " is set, but no "
+                        + frontend.name(Option.BASELINE) + ": nothing is compared");
+            }
             return null;
         }
         Path file = options.baseline();

@@ -45,8 +45,15 @@ class BaselineLoaderTest {
 
     @Test
     void noBaselineConfiguredIsNoComparison() {
-        assertThat(BaselineLoader.load(new BaselineOptions(null, "10%", false), Frontend.PARAMETERS, line -> { }))
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        assertThat(BaselineLoader.load(new BaselineOptions(null, "10%", false), Frontend.PARAMETERS, lines::add))
                 .isNull();
-        assertThat(BaselineLoader.load(BaselineOptions.NONE, Frontend.PARAMETERS, line -> { })).isNull();
+        assertThat(lines).containsExactly("maxGrowth 10% is set, but no baseline: nothing is compared");
+        lines.clear();
+        assertThat(BaselineLoader.load(BaselineOptions.NONE, Frontend.PARAMETERS, lines::add)).isNull();
+        // a missing artifact (named by its label) was reported by the front end that looked for it
+        assertThat(BaselineLoader.load(new BaselineOptions(null, "10%", true, "com.example:app:1.0:cuda-stack-budget"),
+                Frontend.PARAMETERS, lines::add)).isNull();
+        assertThat(lines).isEmpty();
     }
 }
