@@ -90,7 +90,10 @@ class CheckMojoBaselineTest {
         assertThatThrownBy(mojo::execute).isInstanceOf(MojoFailureException.class)
                 .hasMessageStartingWith("h200-141gb: the reservation grew from 2.57 GiB (2,755,264,512 B) to 2.57 GiB "
                         + "(2,759,589,888 B) (+4.12 MiB (4,325,376 B), +0.2%) over the baseline baseline.json, more than"
-                        + " maxGrowth 0 allows (+0 B)");
+                        + " maxGrowth 0 allows (+0 B)")
+                .hasMessageEndingWith("; raise the budget (for a growth over the baseline: maxGrowth, or accept it "
+                        + "with a newer baseline), shrink the kernel's frame, or set "
+                        + "-DcudaStackBudget.failOnViolation=false to only warn.");
     }
 
     @Test
