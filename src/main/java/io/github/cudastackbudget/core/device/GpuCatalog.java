@@ -1,7 +1,8 @@
 package io.github.cudastackbudget.core.device;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.csv.CsvFactory;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.text.InvalidValueException;
@@ -11,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,15 +51,16 @@ public final class GpuCatalog {
         return catalog;
     }
 
-    /** Reads a catalog in the bundled CSV layout (header row with id, names, compute_capability, ...). */
+    /**
+     * Reads a catalog in the bundled CSV layout (header row with id, names, compute_capability, ...). Rows come through
+     * jackson-dataformat-csv's streaming parser, not a {@code CsvMapper}: every check reads the catalog, and the mapper
+     * would start jackson-databind for it (about 0.3 s of a cold build, issue 11).
+     */
     public static GpuCatalog read(InputStream csv) throws IOException {
-        CsvMapper mapper = new CsvMapper();
-        CsvSchema schema = CsvSchema.emptySchema().withHeader();
         Map<String, Entry> entries = new LinkedHashMap<>();
-        try (MappingIterator<Map<String, String>> rows = mapper.readerForMapOf(String.class).with(schema)
-                .readValues(csv)) {
-            while (rows.hasNext()) {
-                Map<String, String> row = rows.next();
+        try (CsvParser rows = new CsvFactory().createParser(csv)) {
+            rows.setSchema(CsvSchema.emptySchema().withHeader());
+            for (Map<String, String> row = nextRow(rows); row != null; row = nextRow(rows)) {
                 Entry entry = new Entry(row.get("id"),
                         Arrays.stream(row.get("names").split("\\|")).map(String::strip).toList(),
                         ComputeCapability.parse(row.get("compute_capability")),
@@ -71,6 +74,24 @@ public final class GpuCatalog {
             }
         }
         return new GpuCatalog(entries);
+    }
+
+    /** The next row as column name to value, or null after the last. */
+    private static Map<String, String> nextRow(CsvParser rows) throws IOException {
+        JsonToken token = rows.nextToken();
+        if (token == null) {
+            return null;
+        }
+        if (token != JsonToken.START_OBJECT) {
+            throw new IOException("catalog: expected a row at " + rows.currentLocation() + ", found " + token);
+        }
+        Map<String, String> row = new HashMap<>();
+        while (rows.nextToken() == JsonToken.FIELD_NAME) {
+            String column = rows.currentName();
+            rows.nextToken();
+            row.put(column, rows.getText());
+        }
+        return row;
     }
 
     public List<Entry> entries() {
