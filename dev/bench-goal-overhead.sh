@@ -19,6 +19,9 @@
 #   POM=/path/to/pom   the POM installed with it (default: pom.xml; give the jar's own POM when timing another
 #                      commit's jar, e.g. POM=<(git show main:pom.xml) is not enough: use a file)
 #   KEEP_LOGS=1        keep each run's output in target/bench-goal-overhead/logs (default: only the last run's)
+#   BEFORE_JAR=/path   a second plugin jar (e.g. main's) timed in the same rounds as the variants check0 and skip0,
+#                      from its own local repository; BEFORE_POM=/path its POM (default: POM). Prints both jars'
+#                      overheads, and the medians of the per-round differences check - check0 and skip - skip0
 # needs: JDK 17, Maven 3.6.3+, the plugin's and the project's plugins' dependencies in ~/.m2 (a prior build has them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,9 +40,10 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work/project/src/main/java/bench" "$work/repo" "$work/logs"
-cat > "$work/settings.xml" <<EOF
+write_settings() { # FILE LOCAL_REPOSITORY
+cat > "$1" <<EOF
 <settings>
-  <localRepository>$work/repo</localRepository>
+  <localRepository>$2</localRepository>
   <profiles>
     <profile>
       <id>bench-repo</id>
@@ -58,6 +62,8 @@ cat > "$work/settings.xml" <<EOF
   </profiles>
 </settings>
 EOF
+}
+write_settings "$work/settings.xml" "$work/repo"
 
 cat > "$work/project/src/main/java/bench/Hello.java" <<'EOF'
 package bench;
@@ -111,34 +117,47 @@ write_pom "$work/project/check.xml" "
 "$mvn" -B -q -s "$work/settings.xml" org.apache.maven.plugins:maven-install-plugin:3.2.0:install-file \
     -Dfile="$jar" -DpomFile="${POM:-$root/pom.xml}" > "$work/logs/install.log" 2>&1 \
     || { cat "$work/logs/install.log" >&2; exit 1; }
+if [[ -n "${BEFORE_JAR:-}" ]]; then
+    write_settings "$work/settings-before.xml" "$work/repo-before"
+    "$mvn" -B -q -s "$work/settings-before.xml" org.apache.maven.plugins:maven-install-plugin:3.2.0:install-file \
+        -Dfile="$BEFORE_JAR" -DpomFile="${BEFORE_POM:-${POM:-$root/pom.xml}}" > "$work/logs/install-before.log" 2>&1 \
+        || { cat "$work/logs/install-before.log" >&2; exit 1; }
+fi
 
 cd "$work/project"
 declare -A cmd=(
-    [anchor]="-f anchor.xml"
-    [check]="-f check.xml"
-    [skip]="-f check.xml -DcudaStackBudget.skip=true"
+    [anchor]="-s $work/settings.xml -f anchor.xml"
+    [check]="-s $work/settings.xml -f check.xml"
+    [skip]="-s $work/settings.xml -f check.xml -DcudaStackBudget.skip=true"
+    [check0]="-s $work/settings-before.xml -f check.xml"
+    [skip0]="-s $work/settings-before.xml -f check.xml -DcudaStackBudget.skip=true"
 )
+order=(anchor check skip)
+[[ -n "${BEFORE_JAR:-}" ]] && order=(anchor check check0 skip skip0)
 # one online run each fills the bench repository from ~/.m2 (file:// only) and checks that every variant succeeds
-for name in anchor check skip; do
+for name in "${order[@]}"; do
     # shellcheck disable=SC2086
-    "$mvn" -B -s "$work/settings.xml" ${cmd[$name]} verify > "$work/logs/prime-$name.log" 2>&1 \
+    "$mvn" -B ${cmd[$name]} verify > "$work/logs/prime-$name.log" 2>&1 \
         || { echo "the $name build failed: see $work/logs/prime-$name.log" >&2; exit 1; }
 done
-grep -q 'No CUDA kernels found' "$work/logs/prime-check.log" \
-    || { echo "the check goal did not run: see $work/logs/prime-check.log" >&2; exit 1; }
-grep -q 'Skipping the CUDA stack budget check' "$work/logs/prime-skip.log" \
-    || { echo "the check goal did not skip: see $work/logs/prime-skip.log" >&2; exit 1; }
+for name in "${order[@]}"; do
+    case "$name" in
+        check*) grep -q 'No CUDA kernels found' "$work/logs/prime-$name.log" \
+            || { echo "the check goal did not run: see $work/logs/prime-$name.log" >&2; exit 1; } ;;
+        skip*) grep -q 'Skipping the CUDA stack budget check' "$work/logs/prime-$name.log" \
+            || { echo "the check goal did not skip: see $work/logs/prime-$name.log" >&2; exit 1; } ;;
+    esac
+done
 
-declare -A times=([anchor]="" [check]="" [skip]="")
-order=(anchor check skip)
+declare -A times=([anchor]="" [check]="" [skip]="" [check0]="" [skip0]="")
 for ((round = 0; round < runs; round++)); do
-    for ((k = 0; k < 3; k++)); do
-        name="${order[(round + k) % 3]}"
+    for ((k = 0; k < ${#order[@]}; k++)); do
+        name="${order[(round + k) % ${#order[@]}]}"
         log="$work/logs/$name.log"
         [[ -n "${KEEP_LOGS:-}" ]] && log="$work/logs/$name-$round.log"
         start=$(date +%s%N)
         # shellcheck disable=SC2086
-        "$mvn" -o -q -B -s "$work/settings.xml" ${cmd[$name]} verify > "$log" 2>&1 \
+        "$mvn" -o -q -B ${cmd[$name]} verify > "$log" 2>&1 \
             || { echo "run $round of $name failed: see $log" >&2; exit 1; }
         end=$(date +%s%N)
         times[$name]+="$(( (end - start) / 1000000 )) "
@@ -157,7 +176,7 @@ paired() { paste -d' ' <(tr ' ' '\n' <<< "$1" | grep .) <(tr ' ' '\n' <<< "$2" |
 echo "mvn -o -q verify of a project with no CUDA code, $runs runs each, alternating ($("$mvn" -v 2>/dev/null \
     | head -1 | sed 's/\x1b\[[0-9;]*m//g'), $(nproc) CPUs)"
 printf '%-8s %8s %8s %8s   (seconds)\n' variant min median max
-for name in anchor check skip; do
+for name in "${order[@]}"; do
     read -r lo med hi <<< "$(stats "${times[$name]}")"
     printf '%-8s %8s %8s %8s\n' "$name" "$lo" "$med" "$hi"
 done
@@ -168,3 +187,13 @@ awk -v a="$anchor_med" -v c="$check_med" -v s="$skip_med" -v pc="$(paired "${tim
     -v ps="$(paired "${times[skip]}" "${times[anchor]}")" 'BEGIN {
     printf "overhead of check:             %.3f s (median - median; median of the per-round differences %.3f s)\n", c - a, pc
     printf "overhead of check, skip=true:  %.3f s (median - median; median of the per-round differences %.3f s)\n", s - a, ps }'
+if [[ -n "${BEFORE_JAR:-}" ]]; then
+    read -r _ check0_med _ <<< "$(stats "${times[check0]}")"
+    read -r _ skip0_med _ <<< "$(stats "${times[skip0]}")"
+    awk -v a="$anchor_med" -v c="$check0_med" -v s="$skip0_med" \
+        -v pc="$(paired "${times[check0]}" "${times[anchor]}")" -v ps="$(paired "${times[skip0]}" "${times[anchor]}")" \
+        -v dc="$(paired "${times[check]}" "${times[check0]}")" -v ds="$(paired "${times[skip]}" "${times[skip0]}")" 'BEGIN {
+    printf "BEFORE_JAR, check:             %.3f s (median - median; median of the per-round differences %.3f s)\n", c - a, pc
+    printf "BEFORE_JAR, check, skip=true:  %.3f s (median - median; median of the per-round differences %.3f s)\n", s - a, ps
+    printf "this jar - BEFORE_JAR:         check %.3f s, skip %.3f s (medians of the per-round differences)\n", dc, ds }'
+fi
