@@ -1,6 +1,7 @@
 // check-lean: check with skip=true ("skipped") and check over no library ("empty") neither resolve nor load the site
 // report's stack. Fails when maven-reporting-impl (or Doxia's site renderer, the skins' Velocity) is back on the
-// plugin's class path, or when one of the two runs loads a class of it from anywhere.
+// plugin's class path, or when one of the two runs loads a class of it from anywhere; and when they start
+// jackson-databind's ObjectMapper (the GPU catalog through a CsvMapper).
 String log = new File(basedir, 'build.log').text
 assert log.contains('BUILD SUCCESS')
 assert log.contains('[INFO] Skipping the CUDA stack budget check: cudaStackBudget.skip is set.')
@@ -30,6 +31,11 @@ def loads = lines.findAll { it.contains('[class,load] ') }
 assert loads.any { it.contains('io.github.cudastackbudget.maven.CheckMojo ') } : 'no -verbose:class output for the plugin'
 def siteLoads = loads.findAll { line -> sitePackages.any { line.contains('[class,load] ' + it) } || line =~ siteArtifacts }
 assert siteLoads.isEmpty() : "the check loaded the site stack: ${siteLoads.take(5)}"
+// nor jackson-databind's mappers: the GPU catalog comes through jackson-dataformat-csv's streaming parser, the reports
+// through jackson-core's generators (a cold CsvMapper cost a no-library check about 0.15 s; only reading a JSON
+// report, for the report goal or a baseline, needs databind)
+def mapperLoads = loads.findAll { it =~ /\[class,load\] com\.fasterxml\.jackson\.(databind\.ObjectMapper|dataformat\.csv\.CsvMapper) / }
+assert mapperLoads.isEmpty() : "the check started jackson-databind: ${mapperLoads.take(5)}"
 // nor the report goal's page
 def pageLoads = loads.findAll { it =~ /io\.github\.cudastackbudget\.maven\.(SiteReportRenderer|StandaloneSitePage|SiteStack)/ }
 assert pageLoads.isEmpty() : "the check loaded the report page's classes: ${pageLoads.take(5)}"
