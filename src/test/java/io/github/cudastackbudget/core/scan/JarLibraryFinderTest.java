@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.zip.CRC32;
@@ -129,6 +131,61 @@ class JarLibraryFinderTest {
             byte[] copy = new byte[bytes.remaining()];
             bytes.get(copy);
             assertThat(copy).as(entry.label()).isEqualTo(library);
+        }
+    }
+
+    @Test
+    void aJarWithoutCandidatesIsListedWithoutStartingCommonsCompress() throws Exception {
+        Path plain = temp.resolve("plain-1.0.jar");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(plain))) {
+            zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+            zip.write("Manifest-Version: 1.0\n".getBytes());
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("native/"));
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("io/example/App.class"));
+            zip.write(new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE});
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("native/libexcluded.so"));
+            zip.write(library);
+            zip.closeEntry();
+        }
+        String zipFile = "org.apache.commons.compress.archivers.zip.ZipFile";
+        // the finder in a class loader of its own (as Maven loads a plugin), to see what it loads
+        try (FreshLoader fresh = new FreshLoader()) {
+            assertThat(findIn(fresh, plain, List.of("native/libexcluded.so"))).isEqualTo(0);
+            assertThat(fresh.loaded(zipFile)).as("commons-compress for a JAR without candidates").isFalse();
+
+            assertThat(findIn(fresh, plain, List.of())).isEqualTo(1);
+            assertThat(fresh.loaded(zipFile)).as("commons-compress for a JAR with a library").isTrue();
+        }
+        assertThat(JarLibraryFinder.find(new JarInput(plain, ""), List.of(), List.of("**/libexcluded.so"))).isEmpty();
+    }
+
+    /** How many entries the finder loaded by {@code loader} finds in {@code jar}, excluding {@code excludes}. */
+    private static int findIn(ClassLoader loader, Path jar, List<String> excludes) throws Exception {
+        Class<?> input = loader.loadClass(JarInput.class.getName());
+        Object jarInput = input.getConstructor(Path.class, String.class).newInstance(jar, "");
+        Object found = loader.loadClass(JarLibraryFinder.class.getName()).getMethod("find", input, List.class,
+                List.class).invoke(null, jarInput, List.of(), excludes);
+        return ((List<?>) found).size();
+    }
+
+    /** The plugin's classes, plexus-utils and commons-compress with its dependencies, under the platform loader. */
+    private static final class FreshLoader extends URLClassLoader {
+        FreshLoader() throws Exception {
+            super(new URL[] {location(JarLibraryFinder.class), location(org.codehaus.plexus.util.SelectorUtils.class),
+                    location(org.apache.commons.compress.archivers.zip.ZipFile.class),
+                    location(org.apache.commons.io.IOUtils.class),
+                    location(org.apache.commons.lang3.StringUtils.class)}, ClassLoader.getPlatformClassLoader());
+        }
+
+        boolean loaded(String name) {
+            return findLoadedClass(name) != null;
+        }
+
+        private static URL location(Class<?> type) {
+            return type.getProtectionDomain().getCodeSource().getLocation();
         }
     }
 
