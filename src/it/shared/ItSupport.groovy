@@ -51,6 +51,26 @@ class ItSupport {
     }
 
     /**
+     * For the aggregate ITs' prebuild.groovy: the real nvcc-built libraries of target/test-cuda (the pom's
+     * <it.testCuda>) into the three modules' build directories, as a module's own nvcc step would put them there:
+     * kernels gets libjitmixed.so, fine libframes.so, docs a host-only library and a text file (no device code).
+     */
+    static void reactorModules(File basedir) {
+        File testCuda = new File((new File(basedir, 'pom.xml').text =~ /<it\.testCuda>([^<]+)</)[0][1])
+        def put = { String module, String library ->
+            File source = new File(testCuda, library)
+            assert source.isFile() : "${source} is built by src/test/cuda/build-test-binaries.sh (mvn generate-test-resources)"
+            File target = new File(basedir, "${module}/target/native/${library}")
+            target.parentFile.mkdirs()
+            java.nio.file.Files.copy(source.toPath(), target.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        }
+        put('kernels', 'libjitmixed.so')
+        put('fine', 'libframes.so')
+        put('docs', 'libhostonly.so')
+        new File(basedir, 'docs/target/notes.txt').text = 'no native code here\n'
+    }
+
+    /**
      * Parses `cuobjdump --dump-resource-usage` output: [arch: [mangled function: stack]], SASS entries only.
      * A library carries several fatbin entries per arch (some without functions); they are merged per arch.
      * STACK:UNKNOWN is kept as null.
