@@ -1,6 +1,11 @@
 package io.github.cudastackbudget.maven;
 
 import io.github.cudastackbudget.core.CheckException;
+import io.github.cudastackbudget.core.CheckOptions;
+import io.github.cudastackbudget.core.CheckRunner;
+import io.github.cudastackbudget.core.text.Option;
+import java.util.List;
+import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -109,5 +114,60 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
      */
     static String skipLine(String subject, String skippedBy, String consequence) {
         return "Skipping the " + subject + ": " + skippedBy + " set" + consequence + ".";
+    }
+
+    /**
+     * Runs the check the way {@code check} and {@code aggregate} both do: misuse always fails; a tool that cannot run
+     * fails unless {@code failOnError} is false, then one WARN line and null (the reports carry the error).
+     */
+    protected final CheckRunner.Outcome runCheck(CheckOptions options, boolean failOnError) throws CheckException {
+        try {
+            return CheckRunner.run(options, MavenScanSupport.listener(getLog()));
+        } catch (CheckRunner.InvalidOptions e) {
+            throw e;
+        } catch (CheckException e) {
+            if (failOnError) {
+                throw e;
+            }
+            getLog().warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
+                    + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
+            return null;
+        }
+    }
+
+    /**
+     * Logs a finished check (its report lines, each violation as an error or, with {@code failOnViolation} false, a
+     * warning, and the summary) and fails the build with the first violation when there is one.
+     *
+     * @param violations the violation lines as the goal words them (the aggregate names each kernel's module)
+     * @param exceeded   the warning's opening when the build goes on ({@code CUDA stack budget exceeded})
+     * @throws MojoFailureException a budget, rule or baseline exceeded, with {@code failOnViolation} true
+     */
+    protected final void judge(CheckRunner.Outcome outcome, List<String> violations, boolean failOnViolation,
+            String exceeded) throws MojoFailureException {
+        Log log = getLog();
+        outcome.reportLines().forEach(log::info);
+        for (String violation : violations) {
+            if (failOnViolation) {
+                log.error(violation);
+            } else {
+                log.warn(violation);
+            }
+        }
+        outcome.summary().forEach(log::info);
+        if (!outcome.failed()) {
+            return;
+        }
+        String found = violations.get(0) + (violations.size() > 1 ? " (and " + (violations.size() - 1)
+                + " more violation(s))" : "") + ". See " + outcome.reports().get(0);
+        if (failOnViolation) {
+            // a growth over the baseline is fixed by the limit or a newer baseline, not a budget
+            boolean grew = outcome.result().checks().stream()
+                    .anyMatch(check -> check.failed() && "baseline".equals(check.category()));
+            throw new MojoFailureException(found + "; raise the budget" + (grew ? " (for a growth over the baseline: "
+                    + "maxGrowth, or accept it with a newer baseline)" : "") + ", shrink the kernel's frame, or set "
+                    + MavenFrontend.INSTANCE.howToSet(Option.FAIL_ON_VIOLATION, "false") + " to only warn.");
+        }
+        log.warn(exceeded + ": " + found + ". The build continues because failOnViolation is false.");
     }
 }

@@ -9,7 +9,6 @@ import io.github.cudastackbudget.core.report.OutputOptions;
 import io.github.cudastackbudget.core.report.model.LibraryReport;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.report.model.ViolationReport;
-import io.github.cudastackbudget.core.text.Option;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -334,18 +333,8 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
         MavenScanSupport.Parameters parameters = parameters();
         ReactorInputs inputs = ReactorInputs.of(projects, root, parameters, log::info);
         log.info("Aggregating the CUDA stack budget of " + projects.size() + " module(s) into " + outputDirectory);
-        CheckRunner.Outcome outcome;
-        try {
-            outcome = CheckRunner.run(options(root, inputs, parameters.devicePresets()), MavenScanSupport.listener(log));
-        } catch (CheckRunner.InvalidOptions e) {
-            throw e;
-        } catch (CheckException e) {
-            // a tool error fails the build unless failOnError is false (the reports say so either way)
-            if (failOnError) {
-                throw e;
-            }
-            log.warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
-                    + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
+        CheckRunner.Outcome outcome = runCheck(options(root, inputs, parameters.devicePresets()), failOnError);
+        if (outcome == null) {
             return;
         }
         ReactorInputs.sharedLabels(outcome.result().scans()).forEach(log::warn);
@@ -361,27 +350,7 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
             }
             return;
         }
-        outcome.reportLines().forEach(log::info);
-        List<String> violations = attributed(outcome, inputs);
-        for (String violation : violations) {
-            if (failOnViolation) {
-                log.error(violation);
-            } else {
-                log.warn(violation);
-            }
-        }
-        outcome.summary().forEach(log::info);
-        if (!outcome.failed()) {
-            return;
-        }
-        String found = violations.get(0) + (violations.size() > 1 ? " (and " + (violations.size() - 1)
-                + " more violation(s))" : "") + ". See " + outcome.reports().get(0);
-        if (failOnViolation) {
-            throw new MojoFailureException(found + "; raise the budget, shrink the kernel's frame, or set "
-                    + MavenFrontend.INSTANCE.howToSet(Option.FAIL_ON_VIOLATION, "false") + " to only warn.");
-        }
-        log.warn("CUDA stack budget exceeded in the aggregate: " + found
-                + ". The build continues because failOnViolation is false.");
+        judge(outcome, attributed(outcome, inputs), failOnViolation, "CUDA stack budget exceeded in the aggregate");
     }
 
     /**

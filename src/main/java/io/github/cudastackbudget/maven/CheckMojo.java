@@ -6,7 +6,6 @@ import io.github.cudastackbudget.core.CheckRunner;
 import io.github.cudastackbudget.core.baseline.BaselineOptions;
 import io.github.cudastackbudget.core.gate.GateOptions;
 import io.github.cudastackbudget.core.report.OutputOptions;
-import io.github.cudastackbudget.core.text.Option;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.model.FileSet;
@@ -490,18 +489,8 @@ public class CheckMojo extends AbstractStackBudgetMojo {
     @Override
     protected void executeMojo() throws CheckException, MojoExecutionException, MojoFailureException {
         Log log = getLog();
-        CheckRunner.Outcome outcome;
-        try {
-            outcome = CheckRunner.run(options(), MavenScanSupport.listener(log));
-        } catch (CheckRunner.InvalidOptions e) {
-            throw e;
-        } catch (CheckException e) {
-            // out (issue 12): a tool error fails the build unless failOnError is false
-            if (failOnError) {
-                throw e;
-            }
-            log.warn("The " + subject() + " could not run: " + e.getMessage() + " (the build continues because "
-                    + PropertyNames.FAIL_ON_ERROR + " is false; the reports say so)");
+        CheckRunner.Outcome outcome = runCheck(options(), failOnError);
+        if (outcome == null) {
             return;
         }
         if (attachReport) {
@@ -511,30 +500,7 @@ public class CheckMojo extends AbstractStackBudgetMojo {
             outcome.summary().forEach(log::info);
             return;
         }
-        outcome.reportLines().forEach(log::info);
-        for (String violation : outcome.violations()) {
-            if (failOnViolation) {
-                log.error(violation);
-            } else {
-                log.warn(violation);
-            }
-        }
-        outcome.summary().forEach(log::info);
-        if (!outcome.failed()) {
-            return;
-        }
-        List<String> violations = outcome.violations();
-        String found = violations.get(0) + (violations.size() > 1 ? " (and " + (violations.size() - 1)
-                + " more violation(s))" : "") + ". See " + outcome.reports().get(0);
-        if (failOnViolation) {
-            // issue 12, baselines: a growth over the baseline is fixed by the limit or a newer baseline, not a budget
-            boolean grew = outcome.result().checks().stream()
-                    .anyMatch(check -> check.failed() && "baseline".equals(check.category()));
-            throw new MojoFailureException(found + "; raise the budget" + (grew ? " (for a growth over the baseline: "
-                    + "maxGrowth, or accept it with a newer baseline)" : "") + ", shrink the kernel's frame, or set "
-                    + MavenFrontend.INSTANCE.howToSet(Option.FAIL_ON_VIOLATION, "false") + " to only warn.");
-        }
-        log.warn("CUDA stack budget exceeded: " + found + ". The build continues because failOnViolation is false.");
+        judge(outcome, outcome.violations(), failOnViolation, "CUDA stack budget exceeded");
     }
 
     CheckOptions options() throws MojoExecutionException {
