@@ -36,7 +36,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CARRY="${CARRY:-$ROOT/.devcarry/bench}"
-MODULES=java.base,java.logging,java.xml,jdk.unsupported,java.management,jdk.management
+MODULES=java.base,java.logging,java.xml,jdk.unsupported,java.management,jdk.management,jdk.jfr
 usage() {
     echo "usage: [JRE=/path/to/jre] $0 prepare [DIR] | $0 run OUTDIR | $0 ci-size OUTDIR (settings: see the script's header)" >&2
     exit 2

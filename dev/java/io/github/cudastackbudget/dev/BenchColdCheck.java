@@ -66,8 +66,9 @@ public final class BenchColdCheck {
             invoke(directory, builder, Path.of(cacheDirectory));
         }
         CheckRunner.Outcome outcome = CheckRunner.run(builder.build(), CheckListener.SILENT);
-        return "records=" + outcome.result().index().recordCount() + " failed=" + outcome.failed() + " reports="
-                + outcome.reports().size();
+        // a re-check the check-result cache replayed has no result, only its reports and lines
+        return (outcome.result() == null ? "replayed" : "records=" + outcome.result().index().recordCount())
+                + " failed=" + outcome.failed() + " reports=" + outcome.reports().size();
     }
 
     /** The files among the candidates that the plugin's detector finds device code in. */

@@ -42,9 +42,9 @@ public final class Main {
             "  --library-log FILE       its library log (default: the launch log + .libraries)",
             "  --no-fail-on-unreadable  device code that cannot be read is a warning (default: exit 2)",
             "  --platforms LIST         judge only these platforms' libraries (linux-x86_64,windows; default all)",
-            "  --cache-directory DIR    the kernel cache (default ${XDG_CACHE_HOME:-~/.cache}/cuda-stack-budget,",
+            "  --cache-directory DIR    reads and results cache (default ${XDG_CACHE_HOME:-~/.cache}/cuda-stack-budget,",
             "                           on Windows %LOCALAPPDATA%\\cuda-stack-budget\\cache; delete it to clear it)",
-            "  --no-cache               read every library, neither using nor filling the kernel cache",
+            "  --no-cache               read and judge everything, neither using nor filling the cache",
             "  --jit-frames off|ptxas   frames of functions a device would JIT-compile from PTX: off (default) or",
             "                           computed with ptxas for the device's sm_XX (cached; --timeout per module)",
             "  --ptxas PATH             the ptxas executable (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)",
@@ -99,7 +99,7 @@ public final class Main {
         };
         try {
             CheckRunner.Outcome outcome = CheckRunner.run(command.options(), listener);
-            if (!quiet && !outcome.result().noKernels()) {
+            if (!quiet && !outcome.noKernels()) {
                 outcome.reportLines().forEach(System.out::println);
             }
             outcome.violations().forEach(line -> System.err.println("VIOLATION: " + line));

@@ -12,6 +12,7 @@ import io.github.cudastackbudget.core.report.ReportFiles;
 import io.github.cudastackbudget.core.report.ReportFormat;
 import io.github.cudastackbudget.core.report.ReportPaths;
 import io.github.cudastackbudget.core.report.TextReport;
+import io.github.cudastackbudget.core.report.model.Figures;
 import io.github.cudastackbudget.core.report.model.ReportModel;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import io.github.cudastackbudget.core.text.Option;
@@ -39,19 +40,29 @@ public final class CheckRunner {
     /**
      * The outcome of a run.
      *
-     * @param result      what the check found
-     * @param reportLines the text report
-     * @param violations  one line per exceeded budget
-     * @param summary     the closing one-screen summary
-     * @param reports     the files written
+     * @param result           what the check found; null where the check-result cache replayed an identical earlier
+     *                         check (see {@link #run(CheckOptions, CheckListener, boolean)})
+     * @param reportLines      the text report
+     * @param violations       one line per exceeded budget
+     * @param summary          the closing one-screen summary
+     * @param reports          the files written
+     * @param noKernels        no SASS record was found
+     * @param grewOverBaseline a baseline check failed (a growth over the baseline)
      */
     public record Outcome(CheckResult result, List<String> reportLines, List<String> violations, List<String> summary,
-            List<Path> reports) {
+            List<Path> reports, boolean noKernels, boolean grewOverBaseline) {
         public Outcome {
             reportLines = List.copyOf(reportLines);
             violations = List.copyOf(violations);
             summary = List.copyOf(summary);
             reports = List.copyOf(reports);
+        }
+
+        /** The outcome of a check that ran. */
+        public Outcome(CheckResult result, List<String> reportLines, List<String> violations, List<String> summary,
+                List<Path> reports) {
+            this(result, reportLines, violations, summary, reports, result.noKernels(), result.checks().stream()
+                    .anyMatch(check -> check.failed() && "baseline".equals(check.category())));
         }
 
         public boolean failed() {
@@ -90,6 +101,17 @@ public final class CheckRunner {
      * @throws CheckException the check could not run (a tool, broken input), one line
      */
     public static Outcome run(CheckOptions options, CheckListener listener) throws CheckException {
+        return run(options, listener, true);
+    }
+
+    /**
+     * Runs the check as {@link #run(CheckOptions, CheckListener)} does; with {@code reuse} (and the cache on), a check
+     * whose inputs and options all equal an earlier one's writes that check's reports again from the check-result
+     * cache ({@link RunCache}) and returns an outcome without a {@link Outcome#result()}.
+     *
+     * @param reuse false for a front end that needs the whole {@link CheckResult} (the reactor's aggregate)
+     */
+    public static Outcome run(CheckOptions options, CheckListener listener, boolean reuse) throws CheckException {
         // out (issue 12): the formats first: what to write, also when the check cannot run
         Set<ReportFormat> formats;
         try {
@@ -105,7 +127,7 @@ public final class CheckRunner {
             } catch (CheckException e) {
                 throw new InvalidOptions(e.getMessage(), e.getCause() != null ? e.getCause() : e);
             }
-            return runChecked(options, listener, formats, stepSummary);
+            return runChecked(options, listener, formats, stepSummary, reuse);
         } catch (CheckException e) {
             try {
                 ReportFiles.writeError(e.getMessage(), options.outputDirectory(), formats, stepSummary);
@@ -149,8 +171,112 @@ public final class CheckRunner {
     }
 
     private static Outcome runChecked(CheckOptions options, CheckListener listener, Set<ReportFormat> formats,
-            Path stepSummary) throws CheckException {
+            Path stepSummary, boolean reuse) throws CheckException {
         CheckSetup setup = CheckSetup.of(options, listener);
+        // issue 11: the check-result cache: an identical earlier check's reports, else this check, recorded
+        RunCache cache = reuse ? RunCache.of(options, listener) : null;
+        RunCache.Key key = null;
+        if (cache != null) {
+            try {
+                key = cache.key(options, setup.request(), formats, stepSummary != null);
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                listener.warn("Check-result cache: the inputs cannot be hashed (" + e.getMessage() + "): the check "
+                        + "runs in full");
+            }
+        }
+        if (key != null) {
+            java.util.Optional<RunCache.Entry> hit = cache.load(key);
+            if (hit.isPresent()) {
+                Outcome replayed = replay(hit.get(), key, cache, options, formats, stepSummary, listener);
+                if (replayed != null) {
+                    return replayed;
+                }
+            }
+            Recording recording = new Recording(listener);
+            Outcome outcome = check(options, recording, formats, stepSummary, setup);
+            store(cache, key, outcome, recording, options, formats, stepSummary);
+            return outcome;
+        }
+        return check(options, listener, formats, stepSummary, setup);
+    }
+
+    /** Writes the stored reports again and replays the stored warnings; null where the reports cannot be written. */
+    private static Outcome replay(RunCache.Entry entry, RunCache.Key key, RunCache cache, CheckOptions options,
+            Set<ReportFormat> formats, Path stepSummary, CheckListener listener) throws CheckException {
+        java.util.Map<ReportFormat, java.nio.ByteBuffer> files = new java.util.LinkedHashMap<>();
+        entry.reports().forEach(report -> files.put(report.format(), report.bytes()));
+        List<Path> reports;
+        try {
+            reports = ReportFiles.writeBytes(options.outputDirectory(), formats, files, stepSummary,
+                    entry.stepSummary());
+        } catch (IOException e) {
+            throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(),
+                    e);
+        } catch (IllegalArgumentException e) {
+            return null; // an entry of other formats: the key names the formats, so only a foreign entry gets here
+        }
+        listener.info("Check-result cache: " + key.files() + " input file(s) unchanged (" + Figures.grouped(key.bytes())
+                + " bytes hashed in " + key.millis() + " ms): the reports of an identical earlier check, from "
+                + cache.directory() + (entry.warnings().isEmpty() ? "" : "; its " + entry.warnings().size()
+                        + " warning(s) follow"));
+        entry.warnings().forEach(listener::warn);
+        return new Outcome(null, entry.reportLines(), entry.violations(), entry.summary(), reports, entry.noKernels(),
+                entry.grewOverBaseline());
+    }
+
+    private static void store(RunCache cache, RunCache.Key key, Outcome outcome, Recording recording,
+            CheckOptions options, Set<ReportFormat> formats, Path stepSummary) {
+        if (outcome.result().engine() != null && outcome.result().engine().contains("cuobjdump")) {
+            return; // read by an external tool: its output, not only these bytes, decides
+        }
+        List<RunCache.Report> stored = new java.util.ArrayList<>();
+        for (Path report : outcome.reports()) {
+            ReportFormat format = formats.stream().filter(f -> f.fileName().equals(report.getFileName().toString()))
+                    .findFirst().orElse(null);
+            if (format == null) {
+                return;
+            }
+            try {
+                stored.add(new RunCache.Report(format, java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(
+                        report))));
+            } catch (IOException e) {
+                return;
+            }
+        }
+        cache.store(key, new RunCache.Entry(outcome.noKernels(), outcome.grewOverBaseline(), recording.warnings(),
+                outcome.reportLines(), outcome.violations(), outcome.summary(), recording.stepSummary, stored));
+    }
+
+    /** The listener of a recorded run: passes every line on and keeps the warnings (for the check-result cache). */
+    private static final class Recording implements CheckListener {
+        private final CheckListener delegate;
+        private final List<String> warnings = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        String stepSummary;
+
+        Recording(CheckListener delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void info(String line) {
+            delegate.info(line);
+        }
+
+        @Override
+        public void warn(String line) {
+            warnings.add(line);
+            delegate.warn(line);
+        }
+
+        List<String> warnings() {
+            synchronized (warnings) {
+                return List.copyOf(warnings);
+            }
+        }
+    }
+
+    private static Outcome check(CheckOptions options, CheckListener listener, Set<ReportFormat> formats,
+            Path stepSummary, CheckSetup setup) throws CheckException {
         // issue 12, baselines: read before the scan, so that a missing or broken baseline fails at once
         BaselineRequest baseline;
         try {
@@ -186,6 +312,9 @@ public final class CheckRunner {
         try {
             reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend(), formats,
                     stepSummary);
+            if (listener instanceof Recording recording) {
+                recording.stepSummary = ReportFiles.stepSummaryMarkdown(model, options.frontend(), reports);
+            }
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }

@@ -117,12 +117,20 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
     }
 
     /**
+     * Whether an identical earlier check's reports may be reused (the check-result cache, on with {@code useCache});
+     * false for a goal that needs the whole result, not only the reports and lines.
+     */
+    protected boolean reusesResults() {
+        return true;
+    }
+
+    /**
      * Runs the check the way {@code check} and {@code aggregate} both do: misuse always fails; a tool that cannot run
      * fails unless {@code failOnError} is false, then one WARN line and null (the reports carry the error).
      */
     protected final CheckRunner.Outcome runCheck(CheckOptions options, boolean failOnError) throws CheckException {
         try {
-            return CheckRunner.run(options, MavenScanSupport.listener(getLog()));
+            return CheckRunner.run(options, MavenScanSupport.listener(getLog()), reusesResults());
         } catch (CheckRunner.InvalidOptions e) {
             throw e;
         } catch (CheckException e) {
@@ -162,8 +170,7 @@ public abstract class AbstractStackBudgetMojo extends AbstractMojo {
                 + " more violation(s))" : "") + ". See " + outcome.reports().get(0);
         if (failOnViolation) {
             // a growth over the baseline is fixed by the limit or a newer baseline, not a budget
-            boolean grew = outcome.result().checks().stream()
-                    .anyMatch(check -> check.failed() && "baseline".equals(check.category()));
+            boolean grew = outcome.grewOverBaseline();
             throw new MojoFailureException(found + "; raise the budget" + (grew ? " (for a growth over the baseline: "
                     + "maxGrowth, or accept it with a newer baseline)" : "") + ", shrink the kernel's frame, or set "
                     + MavenFrontend.INSTANCE.howToSet(Option.FAIL_ON_VIOLATION, "false") + " to only warn.");

@@ -307,6 +307,12 @@ public class AggregateMojo extends AbstractStackBudgetMojo {
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     private MojoExecution mojoExecution;
 
+    /** The aggregate reads the modules' scans from the result: it always runs the check. */
+    @Override
+    protected boolean reusesResults() {
+        return false;
+    }
+
     @Override
     protected String subject() {
         return "CUDA stack budget aggregate";

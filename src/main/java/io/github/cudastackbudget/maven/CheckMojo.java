@@ -251,11 +251,19 @@ public class CheckMojo extends AbstractStackBudgetMojo {
      * {@code $XDG_CACHE_HOME/cuda-stack-budget}, else {@code ~/.cache/cuda-stack-budget} (Linux, macOS);
      * {@code %LOCALAPPDATA%\cuda-stack-budget\cache} (Windows). Builds and modules may share it; delete the directory
      * to clear it. A directory that cannot be written is a warning, never a failure.
+     * <p>Its {@code results/} folder is the check-result cache: a re-check whose options and inputs are all the same
+     * as an earlier one's (every input file's size and SHA-256, the suppressions and baseline files, the devices, the
+     * budgets, the formats, the output directory, the plugin's version) writes that check's reports again, byte for
+     * byte, and logs its warnings again, without reading or judging anything. Checks that depend on an external tool
+     * (the cuobjdump engine, {@code jitFrames=ptxas}) or on a launch log are never stored there.
      */
     @Parameter(property = PropertyNames.CACHE_DIRECTORY)
     private File cacheDirectory;
 
-    /** Serve unchanged libraries' reads from the kernel cache and store new ones; {@code false} reads every library. */
+    /**
+     * Serve unchanged libraries' reads (and an identical earlier check's reports) from the cache in
+     * {@code cacheDirectory} and store new ones; {@code false} reads every library and neither reads nor writes it.
+     */
     @Parameter(property = PropertyNames.USE_CACHE, defaultValue = MavenScanSupport.DEFAULT_USE_CACHE)
     private boolean useCache;
 
@@ -496,7 +504,7 @@ public class CheckMojo extends AbstractStackBudgetMojo {
         if (attachReport) {
             attachReport(outcome);
         }
-        if (outcome.result().noKernels()) {
+        if (outcome.noKernels()) {
             outcome.summary().forEach(log::info);
             return;
         }

@@ -8,6 +8,11 @@ import io.github.cudastackbudget.core.text.Option;
 import io.github.cudastackbudget.core.launch.LaunchedRun;
 import io.github.cudastackbudget.core.model.LibraryScan;
 import io.github.cudastackbudget.core.selection.KernelIndex;
+import io.github.cudastackbudget.core.binary.DeviceCodeProbe;
+import io.github.cudastackbudget.core.scan.JarEntryLibrary;
+import io.github.cudastackbudget.core.scan.JarInput;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +99,53 @@ public final class StackBudgetCheck {
             result = result.withSuppressed(suppressed).withChecks(gate.checks(result, suppressed, listener));
         }
         return result;
+    }
+
+    /**
+     * What the first stage ({@link Inputs}) finds, for the check-result cache (issue 11): a text naming every input
+     * with its probe and owner, and the files whose bytes decide the result (the files with device code and the JARs
+     * searched).
+     *
+     * @param text  one line per input, the count of files probed first
+     * @param files the files to hash, in discovery order
+     */
+    public record InputFingerprint(String text, List<Path> files) {
+        public InputFingerprint {
+            files = List.copyOf(files);
+        }
+    }
+
+    /**
+     * Finds the inputs as {@link #run} does, without reading kernels or warning.
+     *
+     * @throws CheckProblem a configured input that does not exist or cannot be read (as {@link #run} would)
+     */
+    public static InputFingerprint fingerprint(CheckRequest request) throws CheckProblem {
+        CheckProgress silent = new CheckProgress() {
+            @Override
+            public void info(String line) {
+            }
+
+            @Override
+            public void warn(String line) {
+            }
+        };
+        Inputs inputs = Inputs.find(request, new CheckWarnings(silent), silent);
+        StringBuilder text = new StringBuilder("probed=" + inputs.filesProbed() + "\njars=" + inputs.jars() + "\n");
+        List<Path> files = new ArrayList<>();
+        for (DeviceCodeProbe probe : inputs.files()) {
+            text.append("file=").append(probe).append("\towner=").append(inputs.owner(probe.file(), request.usedBy()))
+                    .append('\n');
+            files.add(probe.file());
+        }
+        for (JarEntryLibrary entry : inputs.jarEntries()) {
+            text.append("entry=").append(entry).append('\n');
+        }
+        for (JarInput jar : request.jarScan().jars()) {
+            text.append("jar=").append(jar).append('\n');
+            files.add(jar.jar());
+        }
+        return new InputFingerprint(text.toString(), files);
     }
 
     private static void daemon(Runnable task) {

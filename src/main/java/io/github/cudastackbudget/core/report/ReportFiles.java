@@ -79,9 +79,51 @@ public final class ReportFiles {
         }
         List<Path> written = inParallel(writers, directory);
         if (stepSummary != null) {
-            appendStepSummary(stepSummary, MarkdownReport.render(model, frontend, names(written), false));
+            appendStepSummary(stepSummary, stepSummaryMarkdown(model, frontend, written));
         }
         return written;
+    }
+
+    /** The Markdown {@link #write} appends to {@code $GITHUB_STEP_SUMMARY} for these report files. */
+    public static String stepSummaryMarkdown(ReportModel model, Frontend frontend, List<Path> written) {
+        return MarkdownReport.render(model, frontend, names(written), false);
+    }
+
+    /**
+     * Writes report files whose bytes are known (the check-result cache's replay of an identical earlier check), as
+     * {@link #write} writes rendered ones: each through a temporary file, the files of the formats not selected
+     * deleted, the Markdown appended to the step summary.
+     *
+     * @param files       each selected format's bytes, in the order to report them
+     * @param stepSummary the file to append {@code markdown} to, or null
+     * @return the files written, in the order given
+     */
+    public static List<Path> writeBytes(Path directory, Set<ReportFormat> formats,
+            java.util.Map<ReportFormat, java.nio.ByteBuffer> files, Path stepSummary, String markdown)
+            throws IOException {
+        if (!files.keySet().equals(formats)) {
+            throw new IllegalArgumentException("the stored reports " + files.keySet() + " are not the formats "
+                    + formats);
+        }
+        Files.createDirectories(directory);
+        removeUnselected(directory, formats);
+        List<Path> written = new ArrayList<>();
+        for (java.util.Map.Entry<ReportFormat, java.nio.ByteBuffer> file : files.entrySet()) {
+            java.nio.ByteBuffer bytes = file.getValue().duplicate();
+            written.add(atomically(directory, file.getKey(), out -> {
+                if (bytes.hasArray()) {
+                    out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                } else {
+                    byte[] copy = new byte[bytes.remaining()];
+                    bytes.get(copy);
+                    out.write(copy);
+                }
+            }));
+        }
+        if (stepSummary != null && markdown != null) {
+            appendStepSummary(stepSummary, markdown);
+        }
+        return List.copyOf(written);
     }
 
     /**

@@ -1,0 +1,424 @@
+package io.github.cudastackbudget.core;
+
+import io.github.cudastackbudget.core.cache.ContentHash;
+import io.github.cudastackbudget.core.cache.KernelCache;
+import io.github.cudastackbudget.core.check.CheckRequest;
+import io.github.cudastackbudget.core.check.StackBudgetCheck;
+import io.github.cudastackbudget.core.engine.NativeEngine;
+import io.github.cudastackbudget.core.report.ReportFormat;
+import io.github.cudastackbudget.core.text.Printable;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.zip.CRC32C;
+
+/**
+ * The check-result cache (issue 11): a re-check whose inputs are all unchanged writes the earlier check's reports
+ * again instead of reading, judging and rendering. It lives in the kernel cache's directory, under
+ * {@value #SUBDIRECTORY}, and is on and off with it ({@code useCache}).
+ *
+ * <p>The key is the SHA-256 of a text that names everything the reports and the log lines depend on: the plugin's
+ * version and the native reader's, the front end, every option (devices as resolved, budgets, formats, paths, output
+ * directory), what the first stage finds (every file probed, each input's probe and owner, the JAR entries), the size
+ * and {@link ContentHash} of every input file with device code and of every JAR searched, the contents of the
+ * suppressions and baseline files, the demangling tools' bytes, and the date where suppressions or rules are
+ * configured (expiry). A changed byte of any of them is another key, so an entry is never served for changed bytes.
+ * Only checks that depend on nothing else are stored: the native reader alone (no cuobjdump, whose output depends on
+ * the tool), no launched mode, no JIT frames (ptxas).
+ *
+ * <p>An entry holds the report files' bytes, the warnings of the run, the front end's lines (the text report, the
+ * violations, the summary), the step summary's Markdown and what the front ends judge by (no kernels, a growth over
+ * the baseline). It is written atomically (a temporary file moved over its name), so builds and {@code -T} modules
+ * that share the directory see a whole entry or none; it ends with a CRC-32C of its bytes and repeats the key's text,
+ * so a corrupt or foreign entry is ignored with a warning and rewritten by that run.
+ */
+final class RunCache {
+
+    /** The folder under the kernel cache's directory. */
+    static final String SUBDIRECTORY = "results";
+
+    /** The entries' file name suffix. */
+    static final String SUFFIX = ".run";
+
+    private static final byte[] MAGIC = "cuda-stack-budget check result 1\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** Entries larger than this are not stored (a check of many large libraries; its reports are rewritten). */
+    static final long MAX_ENTRY_BYTES = 1L << 30;
+
+    /**
+     * A stored check.
+     *
+     * @param noKernels        the check found no SASS record
+     * @param grewOverBaseline a baseline check failed
+     * @param warnings         the warnings the run logged, in order
+     * @param reportLines      the front end's text report
+     * @param violations       one line per exceeded budget
+     * @param summary          the closing summary
+     * @param stepSummary      the Markdown appended to {@code $GITHUB_STEP_SUMMARY}, or null
+     * @param reports          the report files, in the order written
+     */
+    record Entry(boolean noKernels, boolean grewOverBaseline, List<String> warnings, List<String> reportLines,
+            List<String> violations, List<String> summary, String stepSummary, List<Report> reports) {
+        Entry {
+            warnings = List.copyOf(warnings);
+            reportLines = List.copyOf(reportLines);
+            violations = List.copyOf(violations);
+            summary = List.copyOf(summary);
+            reports = List.copyOf(reports);
+        }
+    }
+
+    /** One report file: its format and bytes (a view into the entry's bytes). */
+    record Report(ReportFormat format, ByteBuffer bytes) {
+    }
+
+    /**
+     * The key of one check.
+     *
+     * @param text   what it names (stored in the entry and compared on read)
+     * @param files  input files hashed
+     * @param bytes  their bytes
+     * @param millis time to compute it
+     */
+    record Key(String text, int files, long bytes, long millis) {
+        String fileName() {
+            return HexFormat.of().formatHex(sha256(text.getBytes(StandardCharsets.UTF_8))) + SUFFIX;
+        }
+    }
+
+    private final Path directory;
+    private final CheckListener listener;
+
+    private RunCache(Path directory, CheckListener listener) {
+        this.directory = directory;
+        this.listener = listener;
+    }
+
+    /**
+     * The cache for this check, or null where a result must not be reused: the cache is off, or the result depends on
+     * an external tool or a recorded run (cuobjdump, launched mode, JIT frames).
+     */
+    static RunCache of(CheckOptions options, CheckListener listener) {
+        Path cache = options.effectiveCacheDirectory();
+        if (cache == null || options.launchLog() != null
+                || !("native".equals(options.engine()) || "auto".equals(options.engine()))
+                || !(options.jitFrames() == null || options.jitFrames().isBlank()
+                        || "off".equals(options.jitFrames().strip().toLowerCase(Locale.ROOT)))) {
+            return null;
+        }
+        return new RunCache(cache.resolve(SUBDIRECTORY), listener);
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** The key of the check: the options and the resolved request, then what the first stage finds, hashed. */
+    Key key(CheckOptions options, CheckRequest request, Set<ReportFormat> formats, boolean stepSummary)
+            throws CheckException, IOException {
+        long start = System.nanoTime();
+        StringBuilder text = new StringBuilder();
+        text.append("plugin=").append(KernelCache.pluginVersion()).append('\n');
+        text.append("reader=").append(NativeEngine.READER_VERSION).append('\n');
+        text.append("frontend=").append(options.frontend().getClass().getName()).append('\n');
+        text.append("engine=").append(options.engine()).append("\nparallelism=").append(request.parallelism())
+                .append('\n');
+        text.append("usedBy=").append(options.usedBy()).append('\n');
+        text.append("devices=").append(request.devices()).append("\norigin=").append(request.deviceOrigin())
+                .append('\n');
+        text.append("maxReservation=").append(request.defaultMaxReservation()).append("\nmaxStack=")
+                .append(request.maxStackPerThread()).append('\n');
+        text.append("failOnUnreadable=").append(request.failOnUnreadable()).append("\nplatforms=")
+                .append(request.platforms()).append('\n');
+        text.append("output=").append(options.outputDirectory().toAbsolutePath().normalize()).append('\t')
+                .append(options.output()).append("\nformats=").append(formats).append("\ntop=").append(options.top())
+                .append("\nverbose=").append(options.verbose()).append("\nstepSummary=").append(stepSummary)
+                .append('\n');
+        text.append("fileSets=").append(options.fileSets()).append("\nfiles=").append(options.libraryFiles())
+                .append("\njarScan=").append(options.jarScan()).append('\n');
+        text.append("gate=").append(options.gate().suppressions()).append('\t')
+                .append(options.gate().failOnUnusedSuppressions()).append('\t').append(options.gate().rules())
+                .append('\n');
+        if (options.gate().suppressions() != null || !options.gate().rules().isEmpty()) {
+            // suppressions expire and rules may name dates: the day decides
+            text.append("date=").append(LocalDate.now(options.gate().clock())).append('\n');
+        }
+        text.append("baseline=").append(options.baseline()).append('\n');
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        for (Path file : new Path[] {options.gate().suppressions(), options.baseline().baseline()}) {
+            if (file != null) {
+                text.append("read=").append(file).append('\t').append(contentOf(file, threads)).append('\n');
+            }
+        }
+        for (Path tool : request.demangler().tools()) {
+            text.append("demangler=").append(tool).append('\t').append(contentOf(tool, 1)).append('\n');
+        }
+        StackBudgetCheck.InputFingerprint inputs;
+        try {
+            inputs = StackBudgetCheck.fingerprint(request);
+        } catch (io.github.cudastackbudget.core.check.CheckProblem e) {
+            throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
+        }
+        text.append(inputs.text());
+        long bytes = 0;
+        for (Path file : inputs.files()) {
+            long size = Files.size(file);
+            bytes += size;
+            text.append("content=").append(file.toAbsolutePath().normalize()).append('\t').append(size).append('\t')
+                    .append(ContentHash.of(file, threads)).append('\n');
+        }
+        return new Key(text.toString(), inputs.files().size(), bytes, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static String contentOf(Path file, int threads) throws IOException {
+        try {
+            return Files.size(file) + " " + ContentHash.of(file, threads);
+        } catch (NoSuchFileException e) {
+            return "absent";
+        }
+    }
+
+    /** The entry of this key; empty when there is none, or (with a warning) when it is unreadable or corrupt. */
+    java.util.Optional<Entry> load(Key key) {
+        Path file = directory.resolve(key.fileName());
+        byte[] bytes;
+        try {
+            if (!Files.isRegularFile(file)) {
+                return java.util.Optional.empty();
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (IOException | OutOfMemoryError e) {
+            warnCorrupt(file, e.getClass().getSimpleName() + ": " + e.getMessage());
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(decode(bytes, key.text()));
+        } catch (IOException | RuntimeException e) {
+            warnCorrupt(file, e.getMessage());
+            return java.util.Optional.empty();
+        }
+    }
+
+    private void warnCorrupt(Path file, String why) {
+        listener.warn("Check-result cache entry " + file + " is unreadable or corrupt (" + Printable.of(String.valueOf(
+                why), 200) + "): ignored; this check runs in full and rewrites it");
+    }
+
+    /** Stores the entry; a directory that cannot be written is one warning, and the check goes on. */
+    void store(Key key, Entry entry) {
+        byte[] bytes;
+        try {
+            bytes = encode(entry, key.text());
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to memory cannot fail", e);
+        }
+        if (bytes == null) {
+            return;
+        }
+        Path temporary = null;
+        try {
+            Files.createDirectories(directory);
+            temporary = Files.createTempFile(directory, key.fileName() + ".", ".tmp");
+            Files.write(temporary, bytes);
+            Files.move(temporary, directory.resolve(key.fileName()), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            temporary = null;
+        } catch (AtomicMoveNotSupportedException e) {
+            listener.warn("Check-result cache " + directory + ": its file system cannot replace files atomically; "
+                    + "results are not stored");
+        } catch (IOException | RuntimeException e) {
+            listener.warn("Check-result cache " + directory + " cannot be written (" + Printable.of(String.valueOf(
+                    e.getMessage()), 200) + "): results are not stored");
+        } finally {
+            if (temporary != null) {
+                try {
+                    Files.deleteIfExists(temporary);
+                } catch (IOException e) {
+                    // left behind; clearing the directory removes it
+                }
+            }
+        }
+    }
+
+    static byte[] encode(Entry entry, String keyText) throws IOException {
+        long total = 0;
+        for (Report report : entry.reports()) {
+            total += report.bytes().remaining();
+        }
+        if (total > MAX_ENTRY_BYTES) {
+            return null;
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream((int) total + 65536);
+        DataOutputStream out = new DataOutputStream(buffer);
+        out.write(MAGIC);
+        string(out, keyText);
+        out.writeBoolean(entry.noKernels());
+        out.writeBoolean(entry.grewOverBaseline());
+        for (List<String> lines : List.of(entry.warnings(), entry.reportLines(), entry.violations(), entry.summary())) {
+            out.writeInt(lines.size());
+            for (String line : lines) {
+                string(out, line);
+            }
+        }
+        out.writeBoolean(entry.stepSummary() != null);
+        if (entry.stepSummary() != null) {
+            string(out, entry.stepSummary());
+        }
+        out.writeInt(entry.reports().size());
+        for (Report report : entry.reports()) {
+            string(out, report.format().name());
+            ByteBuffer bytes = report.bytes().duplicate();
+            out.writeInt(bytes.remaining());
+            if (bytes.hasArray()) {
+                out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            } else {
+                byte[] copy = new byte[bytes.remaining()];
+                bytes.get(copy);
+                out.write(copy);
+            }
+        }
+        out.flush();
+        CRC32C crc = new CRC32C();
+        byte[] body = buffer.toByteArray();
+        crc.update(body, 0, body.length);
+        byte[] result = java.util.Arrays.copyOf(body, body.length + Long.BYTES);
+        ByteBuffer.wrap(result, body.length, Long.BYTES).putLong(crc.getValue());
+        return result;
+    }
+
+    static Entry decode(byte[] bytes, String keyText) throws IOException {
+        if (bytes.length < MAGIC.length + Long.BYTES
+                || !java.util.Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            throw new IOException("not a check-result entry of this plugin version");
+        }
+        int body = bytes.length - Long.BYTES;
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, body);
+        if (crc.getValue() != ByteBuffer.wrap(bytes, body, Long.BYTES).getLong()) {
+            throw new IOException("its checksum does not match its bytes");
+        }
+        Reader in = new Reader(bytes, MAGIC.length, body);
+        if (!keyText.equals(in.string())) {
+            throw new IOException("it was stored for another check");
+        }
+        boolean noKernels = in.data.readBoolean();
+        boolean grew = in.data.readBoolean();
+        List<List<String>> lists = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            int count = in.count();
+            List<String> lines = new ArrayList<>(Math.min(count, 1 << 16));
+            for (int j = 0; j < count; j++) {
+                lines.add(in.string());
+            }
+            lists.add(lines);
+        }
+        String stepSummary = in.data.readBoolean() ? in.string() : null;
+        int count = in.count();
+        List<Report> reports = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ReportFormat format;
+            try {
+                format = ReportFormat.valueOf(in.string());
+            } catch (IllegalArgumentException e) {
+                throw new IOException("it names an unknown report format");
+            }
+            int length = in.count();
+            reports.add(new Report(format, in.slice(length)));
+        }
+        if (in.position() != body) {
+            throw new IOException("it has " + (body - in.position()) + " bytes after its last report");
+        }
+        return new Entry(noKernels, grew, lists.get(0), lists.get(1), lists.get(2), lists.get(3), stepSummary,
+                reports);
+    }
+
+    private static void string(DataOutputStream out, String value) throws IOException {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    /** Bounds-checked reads over the entry's bytes. */
+    private static final class Reader {
+        private final byte[] bytes;
+        private final int end;
+        private final Counting counting;
+        final DataInputStream data;
+
+        Reader(byte[] bytes, int start, int end) {
+            this.bytes = bytes;
+            this.end = end;
+            this.counting = new Counting(bytes, start, end);
+            this.data = new DataInputStream(counting);
+        }
+
+        int position() {
+            return counting.position;
+        }
+
+        int count() throws IOException {
+            int value = data.readInt();
+            if (value < 0 || value > end - counting.position) {
+                throw new IOException("a length of " + value + " past its end");
+            }
+            return value;
+        }
+
+        String string() throws IOException {
+            int length = count();
+            String value = new String(bytes, counting.position, length, StandardCharsets.UTF_8);
+            counting.position += length;
+            return value;
+        }
+
+        ByteBuffer slice(int length) {
+            ByteBuffer slice = ByteBuffer.wrap(bytes, counting.position, length).slice();
+            counting.position += length;
+            return slice;
+        }
+    }
+
+    private static final class Counting extends InputStream {
+        private final byte[] bytes;
+        private final int end;
+        int position;
+
+        Counting(byte[] bytes, int start, int end) {
+            this.bytes = bytes;
+            this.position = start;
+            this.end = end;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (position >= end) {
+                throw new EOFException("it ends early");
+            }
+            return bytes[position++] & 0xff;
+        }
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package io.github.cudastackbudget.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.cudastackbudget.core.engine.RecordedCuobjdump;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The check-result cache (issue 11) over real nvcc-built libraries: an identical re-check writes byte-identical reports
+ * and the same lines without reading a kernel, and replays the warnings; a changed byte, another option or another
+ * format is another entry; a corrupt entry warns and is rewritten; {@code useCache=false}, the cuobjdump engine and the
+ * aggregate's {@code reuse=false} never use it.
+ */
+class RunCacheTest {
+
+    private static final List<String> REPORTS = List.of("cuda-stack-budget.json", "cuda-stack-budget.txt",
+            "cuda-stack-budget.html");
+
+    @TempDir
+    Path tmp;
+
+    private record Run(CheckRunner.Outcome outcome, List<String> info, List<String> warnings,
+            Map<String, byte[]> reports) {
+        boolean replayed() {
+            return info.stream().anyMatch(line -> line.startsWith("Check-result cache: "));
+        }
+
+        boolean readKernels() {
+            return info.stream().anyMatch(line -> line.startsWith("Reading "));
+        }
+    }
+
+    private Run run(CheckOptions options) throws Exception {
+        return run(options, true);
+    }
+
+    private Run run(CheckOptions options, boolean reuse) throws Exception {
+        List<String> info = Collections.synchronizedList(new ArrayList<>());
+        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+        CheckRunner.Outcome outcome = CheckRunner.run(options, new CheckListener() {
+            @Override
+            public void info(String line) {
+                info.add(line);
+            }
+
+            @Override
+            public void warn(String line) {
+                warnings.add(line);
+            }
+        }, reuse);
+        Map<String, byte[]> reports = new LinkedHashMap<>();
+        for (Path report : outcome.reports()) {
+            reports.put(report.getFileName().toString(), Files.readAllBytes(report));
+        }
+        return new Run(outcome, List.copyOf(info), List.copyOf(warnings), reports);
+    }
+
+    private CheckOptions options(Path library, Path cache) {
+        return CheckOptions.builder().outputDirectory(tmp.resolve("out")).engine("native").detectLocalDevices(false)
+                .parallelism(2).devicePresets("h200-141gb,a100-sxm4-80gb").maxReservation("1 GiB")
+                .libraryFiles(List.of(library)).cacheDirectory(cache)
+                .environment(Map.of("PATH", System.getenv().getOrDefault("PATH", ""))).build();
+    }
+
+    private Path copy(String name) throws IOException {
+        Path dir = tmp.resolve("libs");
+        Files.createDirectories(dir);
+        return Files.copy(RecordedCuobjdump.testCuda(name), dir.resolve(name));
+    }
+
+    private static long entries(Path cache) throws IOException {
+        Path results = cache.resolve(RunCache.SUBDIRECTORY);
+        if (!Files.isDirectory(results)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(results)) {
+            return files.filter(file -> file.toString().endsWith(RunCache.SUFFIX)).count();
+        }
+    }
+
+    @Test
+    void anIdenticalReCheckReplaysTheReportsLinesAndWarnings() throws Exception {
+        Path cache = tmp.resolve("cache");
+        // libjitmixed.so: PTX-only kernels, so the check warns (replayed on the hit) and a100 exceeds 1 GiB (violations)
+        CheckOptions options = options(copy("libjitmixed.so"), cache);
+        Run uncached = run(options.toBuilder().useCache(false).build());
+        assertThat(cache).as("useCache=false writes no cache").doesNotExist();
+        Run first = run(options);
+        assertThat(first.replayed()).isFalse();
+        assertThat(first.readKernels()).isTrue();
+        assertThat(entries(cache)).isEqualTo(1);
+        // the reports of the previous runs are gone: the replay must write them
+        Files.write(tmp.resolve("out").resolve("cuda-stack-budget.json"), new byte[] {'x'});
+        Files.delete(tmp.resolve("out").resolve("cuda-stack-budget.html"));
+        Run second = run(options);
+        assertThat(second.replayed()).as(String.join("\n", second.info())).isTrue();
+        assertThat(second.readKernels()).as("nothing is read on a hit").isFalse();
+        assertThat(second.outcome().result()).isNull();
+        assertThat(second.reports().keySet()).containsExactlyElementsOf(REPORTS);
+        for (String report : REPORTS) {
+            assertThat(second.reports().get(report)).as(report).isEqualTo(first.reports().get(report))
+                    .isEqualTo(uncached.reports().get(report));
+        }
+        assertThat(second.warnings()).isNotEmpty().isEqualTo(first.warnings());
+        assertThat(second.outcome().reportLines()).isEqualTo(first.outcome().reportLines());
+        assertThat(second.outcome().violations()).isNotEmpty().isEqualTo(first.outcome().violations());
+        assertThat(second.outcome().summary()).isEqualTo(first.outcome().summary());
+        assertThat(second.outcome().reports()).isEqualTo(first.outcome().reports());
+        assertThat(second.outcome().noKernels()).isEqualTo(first.outcome().noKernels()).isFalse();
+        assertThat(second.outcome().grewOverBaseline()).isFalse();
+        assertThat(second.info()).anyMatch(line -> line.startsWith("Check-result cache: 1 input file(s) unchanged ("));
+    }
+
+    @Test
+    void aChangedByteAnotherOptionOrFormatIsAnotherEntry() throws Exception {
+        Path cache = tmp.resolve("cache");
+        Path library = copy("libframes.so");
+        CheckOptions options = options(library, cache);
+        Run first = run(options);
+        // one byte of the file's last page (section headers, not the device code): another key, read again
+        byte[] bytes = Files.readAllBytes(library);
+        bytes[bytes.length - 1] ^= 1;
+        Files.write(library, bytes);
+        Run changed = run(options);
+        assertThat(changed.replayed()).isFalse();
+        assertThat(changed.readKernels()).isTrue();
+        assertThat(entries(cache)).isEqualTo(2);
+        Run budget = run(options.toBuilder().maxReservation("8 GiB").build());
+        assertThat(budget.replayed()).isFalse();
+        assertThat(budget.outcome().violations()).isEmpty();
+        assertThat(first.outcome().violations()).isNotEmpty();
+        Run formats = run(options.toBuilder().output(new io.github.cudastackbudget.core.report.OutputOptions(
+                List.of("json", "sarif"), null)).build());
+        assertThat(formats.replayed()).isFalse();
+        assertThat(formats.reports().keySet()).containsExactly("cuda-stack-budget.json", "cuda-stack-budget.sarif");
+        Run again = run(options.toBuilder().output(new io.github.cudastackbudget.core.report.OutputOptions(
+                List.of("json", "sarif"), null)).build());
+        assertThat(again.replayed()).isTrue();
+        assertThat(again.reports().keySet()).containsExactly("cuda-stack-budget.json", "cuda-stack-budget.sarif");
+        assertThat(tmp.resolve("out").resolve("cuda-stack-budget.html")).as("the unselected formats are removed")
+                .doesNotExist();
+        assertThat(entries(cache)).isEqualTo(4);
+    }
+
+    @Test
+    void aCorruptEntryWarnsAndIsRewritten() throws Exception {
+        Path cache = tmp.resolve("cache");
+        CheckOptions options = options(copy("libframes_zstd.so"), cache);
+        Run first = run(options);
+        Path entry;
+        try (Stream<Path> files = Files.list(cache.resolve(RunCache.SUBDIRECTORY))) {
+            entry = files.filter(file -> file.toString().endsWith(RunCache.SUFFIX)).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(entry);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(entry, bytes);
+        Run corrupt = run(options);
+        assertThat(corrupt.replayed()).isFalse();
+        assertThat(corrupt.warnings()).anyMatch(line -> line.startsWith("Check-result cache entry " + entry
+                + " is unreadable or corrupt (its checksum does not match its bytes): ignored"));
+        assertThat(corrupt.reports()).containsOnlyKeys(REPORTS);
+        for (String report : REPORTS) {
+            assertThat(corrupt.reports().get(report)).as(report).isEqualTo(first.reports().get(report));
+        }
+        Run rewritten = run(options);
+        assertThat(rewritten.replayed()).isTrue();
+        assertThat(rewritten.warnings()).noneMatch(line -> line.contains("corrupt"));
+        // a truncated entry too
+        Files.write(entry, new byte[] {1, 2, 3});
+        assertThat(run(options).warnings()).anyMatch(line -> line.contains("is unreadable or corrupt (not a "
+                + "check-result entry of this plugin version)"));
+        assertThat(run(options).replayed()).isTrue();
+    }
+
+    @Test
+    void theStepSummaryIsAppendedOnAHitToo() throws Exception {
+        Path cache = tmp.resolve("cache");
+        Path summary = tmp.resolve("step-summary.md");
+        CheckOptions options = options(copy("libframes.so"), cache).toBuilder()
+                .environment(Map.of("GITHUB_STEP_SUMMARY", summary.toString())).build();
+        run(options);
+        String once = Files.readString(summary, StandardCharsets.UTF_8);
+        assertThat(once).contains("CUDA");
+        Run hit = run(options);
+        assertThat(hit.replayed()).isTrue();
+        assertThat(Files.readString(summary, StandardCharsets.UTF_8)).isEqualTo(once + once);
+    }
+
+    @Test
+    void noReuseWithoutTheCacheForTheAggregateOrForCuobjdump() throws Exception {
+        Path cache = tmp.resolve("cache");
+        CheckOptions options = options(copy("libframes.so"), cache);
+        run(options, false);
+        run(options, false);
+        assertThat(entries(cache)).as("reuse=false (the aggregate) stores nothing").isZero();
+        Run kept = run(options, false);
+        assertThat(kept.outcome().result()).isNotNull();
+        // the cuobjdump engine (real cuobjdump 13.0 output replayed): its output depends on the tool, so its results
+        // are never stored
+        Path nccl = RecordedCuobjdump.stage(tmp.resolve("nccl"), RecordedCuobjdump.NCCL);
+        Path cuobjdump = RecordedCuobjdump.replayByName(tmp.resolve("tool"));
+        CheckOptions recorded = options(nccl, cache).toBuilder().engine("cuobjdump").cuobjdump(cuobjdump.toString())
+                .build();
+        Run once = run(recorded);
+        assertThat(once.outcome().result().engine()).contains("cuobjdump");
+        Run twice = run(recorded);
+        assertThat(twice.replayed()).isFalse();
+        assertThat(twice.readKernels()).isTrue();
+        assertThat(entries(cache)).isZero();
+    }
+}
