@@ -107,10 +107,10 @@ public final class ReportFiles {
         }
         Files.createDirectories(directory);
         removeUnselected(directory, formats);
-        List<Path> written = new ArrayList<>();
+        List<Callable<Path>> writers = new ArrayList<>();
         for (java.util.Map.Entry<ReportFormat, java.nio.ByteBuffer> file : files.entrySet()) {
             java.nio.ByteBuffer bytes = file.getValue().duplicate();
-            written.add(atomically(directory, file.getKey(), out -> {
+            writers.add(() -> atomically(directory, file.getKey(), out -> {
                 if (bytes.hasArray()) {
                     out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
                 } else {
@@ -120,10 +120,21 @@ public final class ReportFiles {
                 }
             }));
         }
+        List<Path> written = writers.size() == 1 ? List.of(call(writers.get(0))) : inParallel(writers, directory);
         if (stepSummary != null && markdown != null) {
             appendStepSummary(stepSummary, markdown);
         }
-        return List.copyOf(written);
+        return written;
+    }
+
+    private static Path call(Callable<Path> writer) throws IOException {
+        try {
+            return writer.call();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 
     /**
