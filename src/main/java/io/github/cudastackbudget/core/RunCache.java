@@ -129,10 +129,22 @@ final class RunCache {
         return directory;
     }
 
-    /** The key of the check: the options and the resolved request, then what the first stage finds, hashed. */
+    /**
+     * The key of the check: the options and the resolved request, then what the first stage finds, hashed; null when
+     * the inputs hold no device code (the check is then cheaper than a lookup).
+     */
     Key key(CheckOptions options, CheckRequest request, Set<ReportFormat> formats, boolean stepSummary)
             throws CheckException, IOException {
         long start = System.nanoTime();
+        StackBudgetCheck.InputFingerprint inputs;
+        try {
+            inputs = StackBudgetCheck.fingerprint(request);
+        } catch (io.github.cudastackbudget.core.check.CheckProblem e) {
+            throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
+        }
+        if (inputs.empty()) {
+            return null; // nothing to read, nothing a stored result would save (a project without CUDA code)
+        }
         StringBuilder text = new StringBuilder();
         text.append("plugin=").append(KernelCache.pluginVersion()).append('\n');
         text.append("reader=").append(NativeEngine.READER_VERSION).append('\n');
@@ -168,12 +180,6 @@ final class RunCache {
         }
         for (Path tool : request.demangler().tools()) {
             text.append("demangler=").append(tool).append('\t').append(contentOf(tool, 1)).append('\n');
-        }
-        StackBudgetCheck.InputFingerprint inputs;
-        try {
-            inputs = StackBudgetCheck.fingerprint(request);
-        } catch (io.github.cudastackbudget.core.check.CheckProblem e) {
-            throw new CheckException(e.getMessage(), e.getCause() != null ? e.getCause() : e);
         }
         text.append(inputs.text());
         long bytes = 0;

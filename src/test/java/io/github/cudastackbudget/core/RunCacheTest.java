@@ -198,6 +198,23 @@ class RunCacheTest {
     }
 
     @Test
+    void inputsWithoutDeviceCodeAreNotStored() throws Exception {
+        // a project without CUDA code: its check is cheaper than a lookup
+        Path cache = tmp.resolve("cache");
+        CheckOptions options = options(copy("libhostonly.so"), cache);
+        Run first = run(options);
+        Run second = run(options);
+        assertThat(second.replayed()).isFalse();
+        assertThat(second.outcome().result()).isNotNull();
+        assertThat(second.outcome().noKernels()).isTrue();
+        assertThat(second.reports().keySet()).containsExactlyElementsOf(REPORTS);
+        for (String report : REPORTS) {
+            assertThat(second.reports().get(report)).as(report).isEqualTo(first.reports().get(report));
+        }
+        assertThat(entries(cache)).isZero();
+    }
+
+    @Test
     void noReuseWithoutTheCacheForTheAggregateOrForCuobjdump() throws Exception {
         Path cache = tmp.resolve("cache");
         CheckOptions options = options(copy("libframes.so"), cache);

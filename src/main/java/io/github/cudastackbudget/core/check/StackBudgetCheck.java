@@ -108,8 +108,9 @@ public final class StackBudgetCheck {
      *
      * @param text  one line per input, the count of files probed first
      * @param files the files to hash, in discovery order
+     * @param empty no file or JAR entry holds device code (the check has nothing to read)
      */
-    public record InputFingerprint(String text, List<Path> files) {
+    public record InputFingerprint(String text, List<Path> files, boolean empty) {
         public InputFingerprint {
             files = List.copyOf(files);
         }
@@ -145,7 +146,7 @@ public final class StackBudgetCheck {
             text.append("jar=").append(jar).append('\n');
             files.add(jar.jar());
         }
-        return new InputFingerprint(text.toString(), files);
+        return new InputFingerprint(text.toString(), files, inputs.isEmpty());
     }
 
     private static void daemon(Runnable task) {
