@@ -1,5 +1,6 @@
 package io.github.cudastackbudget.core;
 
+import io.github.cudastackbudget.core.cache.AtomicFiles;
 import io.github.cudastackbudget.core.cache.ContentHash;
 import io.github.cudastackbudget.core.cache.KernelCache;
 import io.github.cudastackbudget.core.check.CheckRequest;
@@ -15,11 +16,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -98,7 +97,8 @@ final class RunCache {
      */
     record Key(String text, int files, long bytes, long millis) {
         String fileName() {
-            return HexFormat.of().formatHex(sha256(text.getBytes(StandardCharsets.UTF_8))) + SUFFIX;
+            return HexFormat.of().formatHex(ContentHash.sha256().digest(text.getBytes(StandardCharsets.UTF_8)))
+                    + SUFFIX;
         }
     }
 
@@ -237,28 +237,10 @@ final class RunCache {
         if (bytes == null) {
             return;
         }
-        Path temporary = null;
-        try {
-            Files.createDirectories(directory);
-            temporary = Files.createTempFile(directory, key.fileName() + ".", ".tmp");
-            Files.write(temporary, bytes);
-            Files.move(temporary, directory.resolve(key.fileName()), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            temporary = null;
-        } catch (AtomicMoveNotSupportedException e) {
-            listener.warn("Check-result cache " + directory + ": its file system cannot replace files atomically; "
-                    + "results are not stored");
-        } catch (IOException | RuntimeException e) {
-            listener.warn("Check-result cache " + directory + " cannot be written (" + Printable.of(String.valueOf(
-                    e.getMessage()), 200) + "): results are not stored");
-        } finally {
-            if (temporary != null) {
-                try {
-                    Files.deleteIfExists(temporary);
-                } catch (IOException e) {
-                    // left behind; clearing the directory removes it
-                }
-            }
+        String failure = AtomicFiles.write(directory, key.fileName(), bytes);
+        if (failure != null) {
+            listener.warn("Check-result cache " + directory + " cannot be written (" + failure
+                    + "): results are not stored");
         }
     }
 
@@ -417,14 +399,6 @@ final class RunCache {
                 throw new EOFException("it ends early");
             }
             return bytes[position++] & 0xff;
-        }
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
     }
 }

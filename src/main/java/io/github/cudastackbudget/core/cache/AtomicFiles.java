@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The one way both caches store an entry: written to a temporary file in the same directory and moved over its name
+ * The one way the caches store an entry: written to a temporary file in the same directory and moved over its name
  * atomically, so that readers (other builds, other {@code -T} modules) see a whole entry or none.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
 
     private AtomicFiles() {
     }
@@ -22,7 +22,7 @@ final class AtomicFiles {
      *
      * @return null when written, else why the directory cannot be written (for the cache's one warning)
      */
-    static String write(Path directory, String name, byte[] bytes) {
+    public static String write(Path directory, String name, byte[] bytes) {
         Path temporary = null;
         try {
             Files.createDirectories(directory);

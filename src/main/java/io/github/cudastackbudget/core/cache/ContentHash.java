@@ -155,7 +155,8 @@ public final class ContentHash {
         return HexFormat.of().formatHex(digest.digest());
     }
 
-    static MessageDigest sha256() {
+    /** A new SHA-256 digest. */
+    public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
