@@ -7,13 +7,15 @@
 #        libcublasLt.so.13, libcudnn_engines_precompiled.so.9) and per core count ("all" unpinned, N under
 #        taskset -c 0-(N-1)):
 #          - cuobjdump --dump-resource-usage once (where found), as the anchor of the same run;
-#          - two fresh uncached checks (cli.Main --engine native --no-cache, all reports), wall seconds;
+#          - two fresh uncached checks (cli.Main --engine native --no-cache --timings, all reports), wall seconds,
+#            with the time of each stage (NAME.CORES.fresh-N.timings.txt);
 #          - one fresh uncached check under JFR (settings=profile) -> OUTDIR/NAME.CORES.cold.jfr, with the GC log
 #            (NAME.CORES.cold.gc.log) and the check's standard error, each line stamped with its elapsed seconds
 #            (NAME.CORES.cold.stderr.txt);
 #          - at the first core count: one uncached check under -Xmx512m with native memory tracking
 #            (NAME.xmx512m.nmt.txt: where the RSS over the heap goes) and its peak RSS;
-#          - the cache primed once in a fresh folder, then two cached checks and one under JFR (NAME.CORES.cached.jfr).
+#          - the cache primed once in a fresh folder, then two cached checks (their stage times in
+#            NAME.CORES.cached-N.timings.txt) and one under JFR (NAME.CORES.cached.jfr).
 #        OUTDIR/profile-cold.tsv: library, cores, step, seconds, peak RSS KiB, exit status; OUTDIR.tar.gz: all of it.
 #        Read the recordings where a JDK is: jfr summary F.jfr; jfr print --events jdk.ExecutionSample F.jfr;
 #        jfr view hot-methods F.jfr (JDK 21 and later).
@@ -55,7 +57,8 @@ timed() {
 import os, subprocess, sys, threading, time
 err, cmd = sys.argv[1], sys.argv[2:]
 start = time.perf_counter()
-p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+keep = os.environ.get("TIMED_STDOUT")
+p = subprocess.Popen(cmd, stdout=open(keep, "w") if keep else subprocess.DEVNULL, stderr=subprocess.PIPE)
 with open(err, "w") as f:
     for line in p.stderr:
         f.write(f"{time.perf_counter() - start:8.3f} {line.decode(errors='replace')}")
@@ -80,8 +83,9 @@ for lib in $LIBS; do
         [[ -z "$CUOBJDUMP" ]] || timed "$name" "$cores" cuobjdump /dev/null "$CUOBJDUMP" --dump-resource-usage "$path"
         for i in 1 2; do
             rm -rf "$WORK/o"
-            timed "$name" "$cores" "fresh-$i" "$WORK/err" "$JAVA" -cp "$CARRY/lib/*" $MAIN --engine native \
-                --devices "$DEVICES" --output "$WORK/o" --no-cache "$path"
+            TIMED_STDOUT="$OUT/$name.$cores.fresh-$i.timings.txt" timed "$name" "$cores" "fresh-$i" "$WORK/err" \
+                "$JAVA" -cp "$CARRY/lib/*" $MAIN --engine native --devices "$DEVICES" --output "$WORK/o" --no-cache \
+                --timings -q "$path"
         done
         rm -rf "$WORK/o"
         timed "$name" "$cores" fresh-jfr "$OUT/$name.$cores.cold.stderr.txt" "$JAVA" \
@@ -103,8 +107,9 @@ for lib in $LIBS; do
         timed "$name" "$cores" cache-prime "$WORK/err" "$JAVA" -cp "$CARRY/lib/*" $MAIN --engine native \
             --devices "$DEVICES" --output "$WORK/o" --cache-directory "$WORK/cache" "$path"
         for i in 1 2; do
-            timed "$name" "$cores" "cached-$i" "$WORK/err" "$JAVA" -cp "$CARRY/lib/*" $MAIN --engine native \
-                --devices "$DEVICES" --output "$WORK/o" --cache-directory "$WORK/cache" "$path"
+            TIMED_STDOUT="$OUT/$name.$cores.cached-$i.timings.txt" timed "$name" "$cores" "cached-$i" "$WORK/err" \
+                "$JAVA" -cp "$CARRY/lib/*" $MAIN --engine native --devices "$DEVICES" --output "$WORK/o" \
+                --cache-directory "$WORK/cache" --timings -q "$path"
         done
         timed "$name" "$cores" cached-jfr "$OUT/$name.$cores.cached.stderr.txt" "$JAVA" \
             "-XX:StartFlightRecording=settings=profile,filename=$OUT/$name.$cores.cached.jfr" \

@@ -58,7 +58,8 @@ public final class Main {
             "  --fail-on-unused-suppressions  an entry that matches no kernel exits 1 (default: a warning)",
             "                           (rules, <rules><rule>, are set in the Maven goal's POM only)",
             "  -v, --verbose            per-kernel and per-library listing",
-            "  -q, --quiet              only the summary");
+            "  -q, --quiet              only the summary",
+            "  --timings                the wall time of each stage (where a check's time goes)");
 
     private Main() {
     }
@@ -68,7 +69,7 @@ public final class Main {
     }
 
     /** What the arguments ask for: the check's options, and whether to print only the summary. */
-    record Command(CheckOptions options, boolean quiet) {
+    record Command(CheckOptions options, boolean quiet, boolean timings) {
     }
 
     static int run(String[] args) {
@@ -95,6 +96,13 @@ public final class Main {
             @Override
             public synchronized void warn(String line) {
                 System.err.println("WARNING: " + line);
+            }
+
+            @Override
+            public synchronized void debug(String line) {
+                if (command.timings()) {
+                    System.out.println(line);
+                }
             }
         };
         try {
@@ -127,6 +135,7 @@ public final class Main {
         CheckOptions.Builder options = CheckOptions.builder().outputDirectory(Path.of("cuda-stack-budget"))
                 .environment(System.getenv()).frontend(CliFrontend.INSTANCE);
         boolean quiet = false;
+        boolean timings = false;
         Path launchLog = null;
         Path libraryLog = null;
         Path baseline = null;
@@ -170,6 +179,7 @@ public final class Main {
                 case CliFrontend.IGNORE_MISSING_BASELINE -> ignoreMissingBaseline = true;
                 case "-v", CliFrontend.VERBOSE -> options.verbose(true);
                 case "-q", "--quiet" -> quiet = true;
+                case "--timings" -> timings = true;
                 default -> {
                     if (arg.startsWith("-")) {
                         throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
@@ -197,7 +207,7 @@ public final class Main {
         }
         return new Command(options.fileSets(fileSets).libraryFiles(files).devices(devices)
                 .jarScan(new JarScanOptions(jars, List.of(), List.of())).launchLog(launchLog).libraryLog(libraryLog)
-                .build(), quiet);
+                .build(), quiet, timings);
     }
 
     private static Duration timeout(int seconds) {

@@ -177,24 +177,36 @@ public final class CheckRunner {
         RunCache cache = reuse ? RunCache.of(options, listener) : null;
         RunCache.Key key = null;
         if (cache != null) {
+            io.github.cudastackbudget.core.check.StageTimes times = new io.github.cudastackbudget.core.check.StageTimes(
+                    "Check-result cache");
             try {
                 key = cache.key(options, setup.request(), formats, stepSummary != null);
+                times.mark("key");
             } catch (java.io.IOException | java.io.UncheckedIOException e) {
                 listener.warn("Check-result cache: the inputs cannot be hashed (" + e.getMessage() + "): the check "
                         + "runs in full");
             }
-        }
-        if (key != null) {
-            java.util.Optional<RunCache.Entry> hit = cache.load(key);
-            if (hit.isPresent()) {
-                Outcome replayed = replay(hit.get(), key, cache, options, formats, stepSummary, listener);
-                if (replayed != null) {
-                    return replayed;
+            if (key != null) {
+                java.util.Optional<RunCache.Entry> hit = cache.load(key);
+                times.mark(hit.isPresent() ? "load" : "lookup (a miss)");
+                if (hit.isPresent()) {
+                    Outcome replayed = replay(hit.get(), key, cache, options, formats, stepSummary, listener);
+                    times.mark("reports written");
+                    listener.debug(times.line());
+                    if (replayed != null) {
+                        return replayed;
+                    }
+                } else {
+                    listener.debug(times.line());
                 }
             }
+        }
+        if (key != null) {
             Recording recording = new Recording(listener);
             Outcome outcome = check(options, recording, formats, stepSummary, setup);
+            long start = System.nanoTime();
             store(cache, key, outcome, recording, options, formats, stepSummary);
+            listener.debug("Check-result cache: stored in " + (System.nanoTime() - start) / 1_000_000 + " ms");
             return outcome;
         }
         return check(options, listener, formats, stepSummary, setup);
@@ -268,6 +280,11 @@ public final class CheckRunner {
             delegate.warn(line);
         }
 
+        @Override
+        public void debug(String line) {
+            delegate.debug(line);
+        }
+
         List<String> warnings() {
             synchronized (warnings) {
                 return List.copyOf(warnings);
@@ -297,17 +314,22 @@ public final class CheckRunner {
         if (baseline != null && result.noKernels()) {
             listener.info("Baseline " + baseline.previous().source() + ": no CUDA kernels were found, nothing compared");
         }
+        long compareStart = System.nanoTime();
         BaselineComparison comparison = baseline == null || result.noKernels() ? null : BaselineCompare.compare(
                 baseline, setup.request().devices(), result.devices(), result.displayNames(), options.frontend(),
                 listener::info);
         if (comparison != null) {
             result = result.withChecks(comparison.checks());
+            listener.debug("Baseline compared in " + (System.nanoTime() - compareStart) / 1_000_000 + " ms");
         }
+        io.github.cudastackbudget.core.check.StageTimes times = new io.github.cudastackbudget.core.check.StageTimes(
+                "Report stages");
         // out (issue 12): paths relative to the project's base directory where under it
         ReportModel model = ReportPaths.relativeTo(ReportModel.of(result), options.output().baseDirectory());
         if (comparison != null) {
             model = model.withBaseline(comparison.report(model));
         }
+        times.mark("model");
         List<Path> reports;
         try {
             reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend(), formats,
@@ -318,7 +340,12 @@ public final class CheckRunner {
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }
-        return new Outcome(result, TextReport.render(model, options.top(), options.verbose(), options.frontend()),
-                TextReport.violations(model, options.frontend()), TextReport.summary(model, reports), reports);
+        times.mark("reports written");
+        Outcome outcome = new Outcome(result, TextReport.render(model, options.top(), options.verbose(),
+                options.frontend()), TextReport.violations(model, options.frontend()), TextReport.summary(model,
+                reports), reports);
+        times.mark("log lines");
+        listener.debug(times.line());
+        return outcome;
     }
 }

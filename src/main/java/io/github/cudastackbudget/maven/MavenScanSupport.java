@@ -262,6 +262,13 @@ final class MavenScanSupport {
             public void warn(String line) {
                 log.warn(line);
             }
+
+            @Override
+            public void debug(String line) {
+                if (log.isDebugEnabled()) {
+                    log.debug(line);
+                }
+            }
         };
     }
 }

@@ -405,6 +405,36 @@ class CheckRunnerTest {
     }
 
     @Test
+    void eachStageTimeIsOneDebugLineAndNoInfoLine() throws Exception {
+        List<String> debug = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> info = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CheckListener listener = new CheckListener() {
+            @Override
+            public void info(String line) {
+                info.add(line);
+            }
+
+            @Override
+            public void warn(String line) {
+            }
+
+            @Override
+            public void debug(String line) {
+                debug.add(line);
+            }
+        };
+
+        CheckRunner.run(nccl().presets("h200-141gb").options(), listener);
+
+        assertThat(debug).hasSize(2);
+        assertThat(debug.get(0)).matches("Check stages: inputs \\d+ ms, read \\d+ ms, index \\d+ ms, jit frames \\d+ ms, "
+                + "verdicts and names \\d+ ms, warnings and gate \\d+ ms \\(total \\d+ ms\\)");
+        assertThat(debug.get(1)).matches("Report stages: model \\d+ ms, reports written \\d+ ms, log lines \\d+ ms "
+                + "\\(total \\d+ ms\\)");
+        assertThat(info).noneMatch(line -> line.contains("stages"));
+    }
+
+    @Test
     void defaultDevicesWithoutCompatibleSassWarnInsteadOfFailing() throws Exception {
         // an sm_61-only (Pascal) build: no default device is a 6.x, in the exact cuobjdump 13.0 output format (docs/cuda-binary-format.md section 6)
         Path usage = Files.writeString(tmp.resolve("sm61.txt"), String.join("\n", "", "Fatbin elf code:",

@@ -119,9 +119,7 @@ public final class BudgetEvaluator {
                     .withExcluded(excluded);
         }
 
-        List<KernelRecord> selected = java.util.stream.Stream.concat(choices.stream()
-                .filter(choice -> choice.chosen() != null).map(FunctionChoice::chosen), jitImages.values().stream())
-                .sorted(LARGEST_FRAME_FIRST).toList();
+        List<KernelRecord> selected = largestFrameFirst(choices, jitImages);
         SortedMap<String, Integer> imageCounts = new TreeMap<>();
         selected.forEach(record -> imageCounts.merge(record.arch().sassLabel()
                 + (record.origin().isStatic() ? "" : " (JIT)"), 1, Integer::sum));
@@ -278,6 +276,28 @@ public final class BudgetEvaluator {
         return new LaunchedFigures(launched.headline(), Reservation.bytesFor(threads, frame),
                 Reservation.incrementFor(threads, frame), worst, kernels, jit, cannotRun, unknown, differences,
                 otherArch);
+    }
+
+    /**
+     * The chosen images and the computed (JIT) ones in {@link #LARGEST_FRAME_FIRST} order. Without computed ones the
+     * choices come in function order (library, then name: the index's), one image per function, so a stable sort by
+     * frame alone gives that order without comparing tens of thousands of long mangled names (issue 11).
+     */
+    private static List<KernelRecord> largestFrameFirst(List<FunctionChoice> choices,
+            Map<KernelRecord.FunctionKey, KernelRecord> jitImages) {
+        List<KernelRecord> selected = new ArrayList<>(choices.size() + jitImages.size());
+        for (FunctionChoice choice : choices) {
+            if (choice.chosen() != null) {
+                selected.add(choice.chosen());
+            }
+        }
+        if (jitImages.isEmpty()) {
+            selected.sort(Comparator.comparingLong(KernelRecord::stackForRanking).reversed());
+        } else {
+            selected.addAll(jitImages.values());
+            selected.sort(LARGEST_FRAME_FIRST);
+        }
+        return java.util.Collections.unmodifiableList(selected);
     }
 
     private static List<FunctionChoice> filter(List<FunctionChoice> choices, FunctionChoice.Outcome outcome) {

@@ -9,4 +9,8 @@ public interface CheckProgress {
     void info(String line);
 
     void warn(String line);
+
+    /** What only someone finding out where the time goes wants (the Maven log's debug level); dropped by default. */
+    default void debug(String line) {
+    }
 }

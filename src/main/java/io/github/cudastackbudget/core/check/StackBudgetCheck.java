@@ -39,8 +39,10 @@ public final class StackBudgetCheck {
     public static CheckResult run(CheckRequest request, CheckProgress listener) throws CheckProblem {
         CheckWarnings warnings = new CheckWarnings(listener);
         // gate (issue 12): the suppressions file and the rules are parsed before anything is scanned
+        StageTimes times = new StageTimes("Check stages");
         GateStage gate = GateStage.prepare(request);
         Inputs inputs = Inputs.find(request, warnings, listener);
+        times.mark("inputs");
         if (inputs.isEmpty() && request.launch() == null) {
             return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
         }
@@ -53,6 +55,7 @@ public final class StackBudgetCheck {
         List<LibraryScan> read = KernelReads.read(request, inputs, engines, listener, unreadable);
         LaunchedKernels launched = LaunchedKernels.match(request.launch(), inputs, read, engines, listener, warnings);
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
+        times.mark("read");
         engines.reads().summary().ifPresent(listener::info);
         engines.warnings().forEach(warnings::warn);
         List<LibraryScan> scans = launched.scans();
@@ -63,11 +66,13 @@ public final class StackBudgetCheck {
         }
         inputs.relocatable().forEach(warnings::relocatable);
         KernelIndex index = KernelIndex.of(scans);
+        times.mark("index");
         // the demangler (an external tool, fed every name) runs while the devices are judged: the verdicts need no
         // readable names, and nothing else warns meanwhile, so the warnings keep their order
         // JIT frames first: they warn, and the demangler below may warn while the devices are judged
         JitFrames jitFrames = scans.isEmpty() ? JitFrames.NONE
                 : JitFrames.compute(request, inputs, scans, index, listener, warnings);
+        times.mark("jit frames");
         java.util.concurrent.CompletableFuture<Map<String, String>> names = java.util.concurrent.CompletableFuture
                 .supplyAsync(() -> displayNames(request, index, run, warnings), StackBudgetCheck::daemon);
         List<DeviceResult> devices;
@@ -79,6 +84,7 @@ public final class StackBudgetCheck {
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }
         Map<String, String> displayNames = join(names);
+        times.mark("verdicts and names");
         if (run != null) {
             warnings.launched(run, displayNames);
         }
@@ -98,6 +104,8 @@ public final class StackBudgetCheck {
             List<SuppressedKernel> suppressed = gate.suppressed(devices);
             result = result.withSuppressed(suppressed).withChecks(gate.checks(result, suppressed, listener));
         }
+        times.mark("warnings and gate");
+        listener.debug(times.line());
         return result;
     }
 

@@ -8,7 +8,6 @@ import io.github.cudastackbudget.core.model.KernelRecord;
 import io.github.cudastackbudget.core.model.KernelRecord.FunctionKey;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.SortedSet;
 
 /**
@@ -32,38 +31,55 @@ public final class ImageSelector {
 
     public static FunctionChoice choose(FunctionKey function, List<KernelRecord> images, SortedSet<GpuArch> libraryPtx,
             ComputeCapability device) {
-        List<KernelRecord> loadable = images.stream()
-                .filter(image -> CompatibilityRules.sassRunsOn(image.arch(), device)).toList();
-        if (loadable.isEmpty()) {
-            Optional<GpuArch> ptx = libraryPtx.stream()
-                    .filter(target -> CompatibilityRules.ptxCompilesFor(target, device))
-                    .max(Comparator.naturalOrder());
-            return ptx.map(target -> new FunctionChoice(function, FunctionChoice.Outcome.JIT, null, List.of(), target))
-                    .orElseGet(() -> new FunctionChoice(function, FunctionChoice.Outcome.CANNOT_RUN, null, List.of(),
-                            null));
+        // plain loops, no streams: this runs for every function and device, twice per check, mostly in cold code
+        // (libtorch_cuda.so: 60,000 functions; issue 11); ties keep the first, as Stream.max did
+        KernelRecord archSpecific = null;
+        KernelRecord base = null;
+        KernelRecord family = null;
+        for (KernelRecord image : images) {
+            if (!CompatibilityRules.sassRunsOn(image.arch(), device)) {
+                continue;
+            }
+            switch (image.arch().variant()) {
+                case ARCH_SPECIFIC -> archSpecific = better(archSpecific, image);
+                case BASE -> base = better(base, image);
+                case FAMILY -> family = better(family, image);
+                default -> throw new IllegalStateException(image.arch().variant().toString());
+            }
         }
-        Optional<KernelRecord> archSpecific = best(loadable, ArchVariant.ARCH_SPECIFIC);
-        if (archSpecific.isPresent()) {
-            return new FunctionChoice(function, FunctionChoice.Outcome.SASS, archSpecific.get(), List.of(), null);
+        if (archSpecific == null && base == null && family == null) {
+            GpuArch ptx = null;
+            for (GpuArch target : libraryPtx) {
+                if (CompatibilityRules.ptxCompilesFor(target, device) && (ptx == null || target.compareTo(ptx) > 0)) {
+                    ptx = target;
+                }
+            }
+            return ptx != null ? new FunctionChoice(function, FunctionChoice.Outcome.JIT, null, List.of(), ptx)
+                    : new FunctionChoice(function, FunctionChoice.Outcome.CANNOT_RUN, null, List.of(), null);
         }
-        Optional<KernelRecord> base = best(loadable, ArchVariant.BASE);
-        Optional<KernelRecord> family = best(loadable, ArchVariant.FAMILY);
-        if (base.isPresent() && family.isPresent()) {
-            KernelRecord larger = BY_FRAME_THEN_ARCH.compare(base.get(), family.get()) >= 0 ? base.get() : family.get();
-            KernelRecord other = larger == base.get() ? family.get() : base.get();
+        if (archSpecific != null) {
+            return new FunctionChoice(function, FunctionChoice.Outcome.SASS, archSpecific, List.of(), null);
+        }
+        if (base != null && family != null) {
+            KernelRecord larger = BY_FRAME_THEN_ARCH.compare(base, family) >= 0 ? base : family;
+            KernelRecord other = larger == base ? family : base;
             return new FunctionChoice(function, FunctionChoice.Outcome.AMBIGUOUS, larger, List.of(other), null);
         }
-        KernelRecord only = base.orElseGet(family::get);
-        return new FunctionChoice(function, FunctionChoice.Outcome.SASS, only, List.of(), null);
+        return new FunctionChoice(function, FunctionChoice.Outcome.SASS, base != null ? base : family, List.of(), null);
     }
 
     /**
-     * The image of one kind with the highest CC; among duplicates of one arch (the same function embedded twice),
-     * the larger frame, so the bound stays safe.
+     * Of the image of one kind kept so far and another: the one with the higher CC; among duplicates of one arch (the
+     * same function embedded twice), the larger frame, so the bound stays safe; a tie keeps the first.
      */
-    private static Optional<KernelRecord> best(List<KernelRecord> loadable, ArchVariant variant) {
-        return loadable.stream().filter(image -> image.arch().variant() == variant)
-                .max(Comparator.comparing((KernelRecord image) -> image.arch().capability())
-                        .thenComparingLong(KernelRecord::stackForRanking));
+    private static KernelRecord better(KernelRecord kept, KernelRecord image) {
+        if (kept == null) {
+            return image;
+        }
+        int byCapability = image.arch().capability().compareTo(kept.arch().capability());
+        if (byCapability != 0) {
+            return byCapability > 0 ? image : kept;
+        }
+        return image.stackForRanking() > kept.stackForRanking() ? image : kept;
     }
 }

@@ -29,6 +29,8 @@ public final class KernelIndex {
     private final Map<String, Map<GpuArch, SortedSet<String>>> ptxEntriesByLibrary;
     private final SortedSet<GpuArch> sassArches;
     private final int recordCount;
+    /** Per function of a library whose PTX entries are known: the targets declaring it (one shared set per distinct set). */
+    private final Map<FunctionKey, SortedSet<GpuArch>> ptxTargetsByFunction;
 
     private KernelIndex(SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction,
             Map<String, SortedSet<GpuArch>> ptxByLibrary, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries,
@@ -38,6 +40,23 @@ public final class KernelIndex {
         this.ptxEntriesByLibrary = Collections.unmodifiableMap(ptxEntries);
         this.sassArches = Collections.unmodifiableSortedSet(sassArches);
         this.recordCount = recordCount;
+        this.ptxTargetsByFunction = targetsByFunction(ptxEntries);
+    }
+
+    /**
+     * Inverts the PTX entry lists once: a function's targets were found by asking every target's name set, for every
+     * function and device, twice per check (the JIT-frame stage and the verdicts); libtorch_cuda.so has 60,000
+     * functions (issue 11).
+     */
+    private static Map<FunctionKey, SortedSet<GpuArch>> targetsByFunction(
+            Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries) {
+        Map<FunctionKey, SortedSet<GpuArch>> byFunction = new java.util.HashMap<>();
+        ptxEntries.forEach((library, byTarget) -> byTarget.forEach((target, names) -> names.forEach(name -> byFunction
+                .computeIfAbsent(new FunctionKey(library, name), key -> new TreeSet<>()).add(target))));
+        Map<SortedSet<GpuArch>, SortedSet<GpuArch>> shared = new java.util.HashMap<>();
+        byFunction.replaceAll((key, targets) -> shared.computeIfAbsent(targets,
+                set -> Collections.unmodifiableSortedSet(set)));
+        return byFunction;
     }
 
     public static KernelIndex of(List<LibraryScan> scans) {
@@ -86,17 +105,10 @@ public final class KernelIndex {
      * entry names for its library, else every PTX target of the library.
      */
     public SortedSet<GpuArch> ptxTargets(FunctionKey function) {
-        Map<GpuArch, SortedSet<String>> entries = ptxEntriesByLibrary.get(function.library());
-        if (entries == null) {
+        if (!ptxEntriesByLibrary.containsKey(function.library())) {
             return ptxArches(function.library());
         }
-        SortedSet<GpuArch> targets = new TreeSet<>();
-        entries.forEach((target, names) -> {
-            if (names.contains(function.name())) {
-                targets.add(target);
-            }
-        });
-        return Collections.unmodifiableSortedSet(targets);
+        return ptxTargetsByFunction.getOrDefault(function, Collections.emptySortedSet());
     }
 
     /** Whether the PTX of a library was read down to its kernel names (so JIT lists are per function). */

@@ -183,7 +183,8 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
 
     /** Number of distinct functions with a SASS image (library + mangled name). */
     public long functionCount() {
-        return kernels.stream().map(k -> k.library() + '\u0000' + k.name()).distinct().count();
+        long sorted = sortedDistinct(kernels);
+        return sorted >= 0 ? sorted : kernels.stream().map(k -> new Function(k.library(), k.name())).distinct().count();
     }
 
     /**
@@ -191,19 +192,80 @@ public record ReportModel(int schemaVersion, String engine, String deviceOrigin,
      * as an image it runs, a JIT or a cannot-run note.
      */
     public long allFunctionCount() {
-        // issue 11: a key of two references, not a concatenated string per row (hashing 130k fresh strings per device
-        // was a tenth of a cold run's report samples); String caches its hash
-        record Function(String library, String name) {
+        // issue 11: every writer asks (the text report twice); a model's records come sorted by library and name, so
+        // the distinct functions are counted along them, and only the functions a device lists apart from its images
+        // (a JIT or cannot-run note, a computed JIT frame) are looked up among them
+        long sorted = sortedDistinct(kernels);
+        Set<Function> extra = new HashSet<>();
+        Set<Function> all = sorted >= 0 ? null : new HashSet<>(kernels.size() * 2);
+        if (all != null) {
+            for (KernelRow k : kernels) {
+                all.add(new Function(k.library(), k.name()));
+            }
         }
-        Set<Function> functions = new HashSet<>(kernels.size() * 2);
-        kernels.forEach(k -> functions.add(new Function(k.library(), k.name())));
         for (DeviceReport device : devices) {
-            // a function a device JIT-compiles whose frame was computed (ptxas) is a selected kernel, not a note
-            device.selectedKernels().forEach(k -> functions.add(new Function(k.library(), k.name())));
-            device.jit().forEach(n -> functions.add(new Function(n.library(), n.name())));
-            device.cannotRun().forEach(n -> functions.add(new Function(n.library(), n.name())));
+            // a function a device JIT-compiles whose frame was computed (ptxas) is a selected kernel, not a note; an
+            // image it runs (static) is one of the records
+            for (KernelRow k : device.selectedKernels()) {
+                if (!KernelRow.STATIC.equals(k.frameSource())) {
+                    addUnlisted(extra, all, k.library(), k.name());
+                }
+            }
+            device.jit().forEach(n -> addUnlisted(extra, all, n.library(), n.name()));
+            device.cannotRun().forEach(n -> addUnlisted(extra, all, n.library(), n.name()));
         }
-        return functions.size();
+        return (sorted >= 0 ? sorted : all.size()) + extra.size();
+    }
+
+    private record Function(String library, String name) {
+    }
+
+    private void addUnlisted(Set<Function> extra, Set<Function> all, String library, String name) {
+        Function function = new Function(library, name);
+        if (all != null ? !all.contains(function) : !sortedContains(kernels, library, name)) {
+            extra.add(function);
+        }
+    }
+
+    /** The distinct (library, name) pairs of rows sorted by library then name, or -1 when they are not so sorted. */
+    private static long sortedDistinct(List<KernelRow> rows) {
+        long count = 0;
+        KernelRow previous = null;
+        for (KernelRow row : rows) {
+            int order = previous == null ? -1 : compare(previous.library(), previous.name(), row);
+            if (order > 0) {
+                return -1;
+            }
+            if (order < 0) {
+                count++;
+            }
+            previous = row;
+        }
+        return count;
+    }
+
+    private static int compare(String library, String name, KernelRow row) {
+        int byLibrary = library.compareTo(row.library());
+        return byLibrary != 0 ? byLibrary : name.compareTo(row.name());
+    }
+
+    /** Whether rows sorted by library then name hold the function (binary search). */
+    private static boolean sortedContains(List<KernelRow> rows, String library, String name) {
+        int low = 0;
+        int high = rows.size() - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            int order = compare(library, name, rows.get(middle));
+            if (order == 0) {
+                return true;
+            }
+            if (order < 0) {
+                high = middle - 1;
+            } else {
+                low = middle + 1;
+            }
+        }
+        return false;
     }
 
     /** True when no SASS record was found (the pages' "no CUDA kernels"). */

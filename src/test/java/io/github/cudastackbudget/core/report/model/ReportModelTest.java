@@ -225,4 +225,46 @@ class ReportModelTest {
         assertThatThrownBy(() -> ReportModel.read(badStatus)).isInstanceOf(InvalidReportException.class)
                 .hasMessageContaining("status 'maybe' is not one of pass, fail, skipped");
     }
+
+    @Test
+    void functionCountsDoNotDependOnTheOrderOfTheRecords() {
+        // issue 11: counted along the sorted records, with a fallback for records in any other order
+        java.util.List<KernelRow> shuffled = new java.util.ArrayList<>(model.kernels());
+        java.util.Collections.shuffle(shuffled, new java.util.Random(11));
+        ReportModel unsorted = new ReportModel(model.schemaVersion(), model.engine(), model.deviceOrigin(),
+                model.filesProbed(), model.libraries(), model.devices(), shuffled, model.violations(), model.warnings());
+        long expected = model.kernels().stream().map(k -> k.library() + '\u0000' + k.name()).distinct().count();
+
+        assertThat(model.functionCount()).isEqualTo(expected).isEqualTo(unsorted.functionCount());
+        assertThat(model.allFunctionCount()).isGreaterThanOrEqualTo(expected)
+                .isEqualTo(unsorted.allFunctionCount());
+        // a function only a device note names (PTX only) counts once, whichever path counts it
+        FunctionNote note = new FunctionNote("_Z7ptxOnlyv", "ptxOnly()", model.kernels().get(0).library(), "compute_90",
+                null, List.of());
+        DeviceReport first = model.devices().get(0);
+        List<DeviceReport> noted = new java.util.ArrayList<>(model.devices());
+        noted.set(0, withJit(first, List.of(note)));
+        assertThat(new ReportModel(model.schemaVersion(), model.engine(), model.deviceOrigin(), model.filesProbed(),
+                model.libraries(), noted, model.kernels(), model.violations(), model.warnings()).allFunctionCount())
+                .isEqualTo(new ReportModel(model.schemaVersion(), model.engine(), model.deviceOrigin(),
+                        model.filesProbed(), model.libraries(), noted, shuffled, model.violations(), model.warnings())
+                        .allFunctionCount())
+                .isEqualTo(model.allFunctionCount() + 1);
+    }
+
+    /** The device with other JIT notes: its record components copied through the canonical constructor. */
+    private static DeviceReport withJit(DeviceReport device, List<FunctionNote> jit) {
+        try {
+            java.lang.reflect.RecordComponent[] components = DeviceReport.class.getRecordComponents();
+            Object[] values = new Object[components.length];
+            Class<?>[] types = new Class<?>[components.length];
+            for (int i = 0; i < components.length; i++) {
+                types[i] = components[i].getType();
+                values[i] = components[i].getName().equals("jit") ? jit : components[i].getAccessor().invoke(device);
+            }
+            return DeviceReport.class.getDeclaredConstructor(types).newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
 }
