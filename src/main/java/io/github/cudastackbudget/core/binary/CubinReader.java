@@ -160,8 +160,7 @@ public final class CubinReader {
             if (!sectionName.startsWith(".text.")) {
                 continue;
             }
-            byte[] expected = sectionName.getBytes(StandardCharsets.ISO_8859_1);
-            if (symbols.nameEquals(symbol, expected, TEXT_PREFIX.length)) {
+            if (symbols.nameEquals(symbol, sectionName, TEXT_PREFIX.length)) {
                 found.add(new long[] {text, symbol});
             }
         }

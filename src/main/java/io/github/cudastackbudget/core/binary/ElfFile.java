@@ -219,9 +219,15 @@ public final class ElfFile {
                     + Long.toUnsignedString(nameTable.size()) + " bytes, more than any real file has (corrupt?)");
         }
         ByteBuffer names = unnamed.contents(nameTable);
+        // issue 11: the table as one ISO-8859-1 string (one char per byte), each name found with String.indexOf and
+        // cut with substring: a cubin has several sections per function, each named after it, and the byte-at-a-time
+        // scan of cString was the largest cost of reading the decoded cubins in a cold run
+        byte[] nameBytes = new byte[names.remaining()];
+        names.get(names.position(), nameBytes);
+        String nameText = new String(nameBytes, StandardCharsets.ISO_8859_1);
         List<Section> named = new ArrayList<>(count);
         for (Section section : raw) {
-            String name = cString(names, nameOffsets[section.index()], source, region.fileOffset(shoff));
+            String name = cString(nameText, nameOffsets[section.index()], source, region.fileOffset(shoff));
             named.add(new Section(section.index(), name, section.type(), section.flags(), section.offset(),
                     section.size(), section.link(), section.info(), section.entrySize()));
         }
@@ -387,16 +393,19 @@ public final class ElfFile {
             return cString(strings, u32(table, index * ENTRY), elf.region.source(), tableFileOffset + (long) index * ENTRY);
         }
 
-        /** Whether the symbol's name equals {@code expected} followed by a NUL; cheaper than {@link #name}. */
-        public boolean nameEquals(int index, byte[] expected, int from) {
+        /**
+         * Whether the symbol's name equals {@code expected} from {@code from} on (ISO-8859-1: one byte per char) followed
+         * by a NUL; no bytes are copied.
+         */
+        public boolean nameEquals(int index, String expected, int from) {
             long offset = u32(table, index * ENTRY);
-            int length = expected.length - from;
+            int length = expected.length() - from;
             if (offset + length >= strings.limit()) {
                 return false;
             }
             int at = (int) offset;
             for (int i = 0; i < length; i++) {
-                if (strings.get(at + i) != expected[from + i]) {
+                if ((strings.get(at + i) & 0xFF) != expected.charAt(from + i)) {
                     return false;
                 }
             }
@@ -410,6 +419,19 @@ public final class ElfFile {
 
     static long u32(ByteBuffer buffer, int index) {
         return Integer.toUnsignedLong(buffer.getInt(index));
+    }
+
+    /** The NUL-terminated string at {@code offset} of a string table read as ISO-8859-1 text (as {@link #cString(ByteBuffer, long, String, long)}). */
+    static String cString(String table, long offset, String source, long where) throws BinaryFormatException {
+        if (offset < 0 || offset >= table.length()) {
+            if (offset == 0 && table.isEmpty()) {
+                return "";
+            }
+            throw new BinaryFormatException(source, where, "name offset " + offset + " lies outside its "
+                    + table.length() + "-byte string table");
+        }
+        int end = table.indexOf('\0', (int) offset);
+        return table.substring((int) offset, end < 0 ? table.length() : end);
     }
 
     /** The NUL-terminated string at {@code offset} of a string table. */
