@@ -40,7 +40,25 @@ public record GpuArch(ComputeCapability capability, ArchVariant variant) impleme
 
     /** {@code sm_90a}. */
     public String sassLabel() {
-        return "sm_" + capability.number() + variant.suffix();
+        // issue 11: asked for every record by the verdicts and the report model: one string per arch, made once
+        int slot = labelSlot();
+        if (slot < 0) {
+            return "sm_" + capability.number() + variant.suffix();
+        }
+        String label = SASS_LABELS[slot];
+        if (label == null) {
+            label = "sm_" + capability.number() + variant.suffix();
+            SASS_LABELS[slot] = label; // a race only makes an equal string twice
+        }
+        return label;
+    }
+
+    /** Compute capabilities have at most three digits (ComputeCapability): one slot per number and variant. */
+    private static final String[] SASS_LABELS = new String[1000 * ArchVariant.values().length];
+
+    private int labelSlot() {
+        int number = capability.number();
+        return number >= 0 && number < 1000 ? number * ArchVariant.values().length + variant.ordinal() : -1;
     }
 
     /** {@code compute_90a}. */

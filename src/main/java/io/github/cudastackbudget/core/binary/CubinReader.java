@@ -132,7 +132,10 @@ public final class CubinReader {
                 if (digitsEnd == ".nv.constant".length() || digitsEnd - ".nv.constant".length() > 4) {
                     continue;
                 }
-                int bank = Integer.parseInt(name.substring(".nv.constant".length(), digitsEnd));
+                int bank = 0; // at most four digits (checked above): no overflow, no substring
+                for (int digit = ".nv.constant".length(); digit < digitsEnd; digit++) {
+                    bank = bank * 10 + Character.digit(name.charAt(digit), 10);
+                }
                 CubinResources.ConstantBank figure = new CubinResources.ConstantBank(bank, section.size());
                 if (digitsEnd == name.length()) {
                     common.add(figure);

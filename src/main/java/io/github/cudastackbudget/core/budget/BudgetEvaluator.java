@@ -120,9 +120,15 @@ public final class BudgetEvaluator {
         }
 
         List<KernelRecord> selected = largestFrameFirst(choices, jitImages);
+        // counted per arch and origin first, then labelled: one label per arch, not one string per record
+        Map<GpuArch, int[]> staticCounts = new java.util.HashMap<>();
+        Map<GpuArch, int[]> jitCounts = new java.util.HashMap<>();
+        for (KernelRecord record : selected) {
+            (record.origin().isStatic() ? staticCounts : jitCounts).computeIfAbsent(record.arch(), arch -> new int[1])[0]++;
+        }
         SortedMap<String, Integer> imageCounts = new TreeMap<>();
-        selected.forEach(record -> imageCounts.merge(record.arch().sassLabel()
-                + (record.origin().isStatic() ? "" : " (JIT)"), 1, Integer::sum));
+        staticCounts.forEach((arch, count) -> imageCounts.merge(arch.sassLabel(), count[0], Integer::sum));
+        jitCounts.forEach((arch, count) -> imageCounts.merge(arch.sassLabel() + " (JIT)", count[0], Integer::sum));
         List<KernelRecord> unknownStack = selected.stream().filter(KernelRecord::stackUnknown).toList();
         KernelRecord worst = selected.stream().filter(record -> !record.stackUnknown()).findFirst().orElse(null);
         KernelRecord worstLocal = selected.stream().filter(record -> record.local() > 0)

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
 
@@ -35,6 +36,8 @@ final class ReportModelBuilder {
             .thenComparingLong(KernelRecord::stackForRanking);
 
     private final CheckResult result;
+    /** The row of each record already built (by identity): the devices' lists hold the same records as the table. */
+    private final Map<KernelRecord, KernelRow> built = new java.util.IdentityHashMap<>();
 
     ReportModelBuilder(CheckResult result) {
         this.result = result;
@@ -44,10 +47,17 @@ final class ReportModelBuilder {
         List<KernelRecord> records = new ArrayList<>(result.index().recordCount());
         result.index().imagesByFunction().values().forEach(records::addAll);
         records.sort(KERNEL_ORDER);
+        // issue 11: the table's rows at once, one task per processor (each row only reads the result), in order;
+        // the devices' lists then reuse them
+        List<KernelRow> kernels = records.size() < PARALLEL_ROWS ? rows(records)
+                : records.parallelStream().map(this::newRow).toList();
+        for (int i = 0; i < records.size(); i++) {
+            built.put(records.get(i), kernels.get(i));
+        }
         List<ViolationReport> violations = result.violations().stream().map(this::violation).toList();
         return new ReportModel(ReportModel.SCHEMA_VERSION, result.engine(), result.deviceOrigin().phrase(),
                 result.filesProbed(), libraries(), result.devices().stream().map(d -> device(d, violations)).toList(),
-                rows(records), violations, result.warnings(), launched(), result.scans().size(),
+                kernels, violations, result.warnings(), launched(), result.scans().size(),
                 result.unreadable().stream().map(u -> new ReportModel.Unreadable(u.source(), u.offset(), u.problem()))
                         .toList(), result.checks()).withSuppressed(suppressed());
     }
@@ -165,11 +175,19 @@ final class ReportModelBuilder {
         return records.stream().map(this::row).toList();
     }
 
+    /** Below this many records the rows are built on the calling thread. */
+    private static final int PARALLEL_ROWS = 4096;
+
     /** A record as the report shows it (an UNKNOWN frame reads 0), or null. */
     private KernelRow row(KernelRecord record) {
         if (record == null) {
             return null;
         }
+        KernelRow row = built.get(record);
+        return row != null ? row : newRow(record);
+    }
+
+    private KernelRow newRow(KernelRecord record) {
         FrameOrigin origin = record.origin();
         return new KernelRow(record.name(), result.displayName(record), record.library(), record.arch().sassLabel(),
                 record.registers(), record.stackUnknown() ? 0 : record.stack(), record.stackUnknown(), record.shared(),
