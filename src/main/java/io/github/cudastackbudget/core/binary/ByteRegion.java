@@ -31,9 +31,11 @@ public final class ByteRegion {
     private final long fileOffset;
     /** True when slices of {@code channel} are read into heap buffers instead of mapped. */
     private final boolean reads;
+    /** The file of a region mapped at once, for {@link #copy} while it is open; else null. */
+    private final FileChannel file;
 
     private ByteRegion(String source, ByteBuffer buffer, FileChannel channel, long base, long size, long fileOffset,
-            boolean reads) {
+            boolean reads, FileChannel file) {
         this.source = Objects.requireNonNull(source, "source");
         this.buffer = buffer;
         this.channel = channel;
@@ -41,6 +43,12 @@ public final class ByteRegion {
         this.size = size;
         this.fileOffset = fileOffset;
         this.reads = reads;
+        this.file = file;
+    }
+
+    private ByteRegion(String source, ByteBuffer buffer, FileChannel channel, long base, long size, long fileOffset,
+            boolean reads) {
+        this(source, buffer, channel, base, size, fileOffset, reads, null);
     }
 
     /**
@@ -51,7 +59,7 @@ public final class ByteRegion {
         long size = channel.size();
         if (size <= MAX_SLICE) {
             ByteBuffer mapped = size == 0 ? ByteBuffer.allocate(0) : channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            return new ByteRegion(source, mapped, null, 0, size, 0, false);
+            return new ByteRegion(source, mapped, null, 0, size, 0, false, channel);
         }
         return new ByteRegion(source, null, channel, 0, size, 0, false);
     }
@@ -92,7 +100,7 @@ public final class ByteRegion {
     /** A sub-window, e.g. an archive member; its messages name {@code newSource}. */
     public ByteRegion sub(long offset, long length, String newSource) throws BinaryFormatException {
         check(offset, length);
-        return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset, reads);
+        return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset, reads, file);
     }
 
     /** Whether {@code length} bytes at {@code offset} lie inside the region. */
@@ -123,6 +131,40 @@ public final class ByteRegion {
             throw new BinaryFormatException(source, fileOffset(offset), "cannot map " + length + " bytes: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A heap copy of {@code length} bytes at {@code offset}. Of a mapped file whose channel is still open, the bytes
+     * are read with positional reads, not through the mapping: the mapping's pages would stay in the process's
+     * resident set until it is unmapped (issue 11: the compressed entries of libtorch_cuda.so kept about 300 MB
+     * resident under -Xmx512m); the headers, read through the mapping, touch only a few pages.
+     *
+     * @throws BinaryFormatException when the bytes are not all inside the region, or the file cannot be read (it
+     *                               shrank: a message naming the offset)
+     */
+    public byte[] copy(long offset, int length) throws BinaryFormatException {
+        check(offset, length);
+        if (file != null && file.isOpen()) {
+            ByteBuffer read = ByteBuffer.allocate(length);
+            try {
+                while (read.hasRemaining()) {
+                    if (file.read(read, base + offset + read.position()) < 0) {
+                        throw new BinaryFormatException(source, fileOffset(offset), "the file changed or shrank while "
+                                + "it was read (it ends before these " + length + " bytes); read it again once nothing "
+                                + "writes it");
+                    }
+                }
+                return read.array();
+            } catch (java.nio.channels.ClosedChannelException e) {
+                // closed meanwhile (the caller is done with the file): the mapping still holds the bytes
+            } catch (IOException e) {
+                throw new BinaryFormatException(source, fileOffset(offset), "cannot read " + length + " bytes: "
+                        + e.getMessage(), e);
+            }
+        }
+        byte[] copy = new byte[length];
+        slice(offset, length).get(copy);
+        return copy;
     }
 
     private ByteBuffer readSlice(long offset, int length) throws BinaryFormatException {

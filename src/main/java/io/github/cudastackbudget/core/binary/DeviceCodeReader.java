@@ -429,13 +429,8 @@ public final class DeviceCodeReader {
         }
         FatbinEntry header = task.entry.header();
         GpuArch arch = entryArch(header, task.source);
+        // on the heap, also when stored uncompressed: nothing below reads the file, which may change while it is read
         ByteBuffer payload = decompressor.payload(task.entry, task.source, budget);
-        if (header.compression() == FatbinEntry.Compression.NONE) {
-            // a heap copy: nothing below reads the mapped file, which may change while it is read
-            payload = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip()
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            Thread.yield(); // a pending fault of the mapped read is thrown here, inside decode (see EntryDecompressor)
-        }
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
         }

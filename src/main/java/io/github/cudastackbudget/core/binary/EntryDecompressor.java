@@ -110,7 +110,9 @@ public final class EntryDecompressor {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
         if (compression == FatbinEntry.Compression.NONE) {
-            return entry.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            // a heap copy: nothing after this reads the file, which may change while it is read
+            return ByteBuffer.wrap(heapCopy(entry, source, header.fileOffset() + header.headerSize()))
+                    .order(ByteOrder.LITTLE_ENDIAN);
         }
         long expected = header.uncompressedSize();
         long at = header.fileOffset();
@@ -121,7 +123,7 @@ public final class EntryDecompressor {
         if (expected < 0) {
             throw new BinaryFormatException(source, at + 0x38, "fatbin entry declares a negative uncompressed size");
         }
-        byte[] input = heapCopy(entry.payload(), source, at + header.headerSize());
+        byte[] input = heapCopy(entry, source, at + header.headerSize());
         String codec = compression == FatbinEntry.Compression.ZSTD ? "Zstandard" : "LZ4";
         byte[] output;
         int produced;
@@ -214,11 +216,14 @@ public final class EntryDecompressor {
         return ByteBuffer.wrap(output, 0, produced);
     }
 
-    /** The compressed bytes on the heap; a fault reading the mapped file (it changed) is a clear error. */
-    private static byte[] heapCopy(ByteBuffer payload, String source, long offset) throws BinaryFormatException {
-        byte[] copy = new byte[payload.remaining()];
+    /**
+     * The payload as stored, on the heap (positional reads of a mapped file: its pages are not made resident); a fault
+     * reading the mapped file (it changed) is a clear error.
+     */
+    private static byte[] heapCopy(FatbinWalker.Entry entry, String source, long offset) throws BinaryFormatException {
+        byte[] copy;
         try {
-            payload.duplicate().get(copy);
+            copy = entry.payloadBytes();
             // compiled code does not throw the fault of a mapped read where it happens: the JVM marks it pending and
             // throws it at the thread's next return from native code. A native call here makes that happen inside this
             // try, not in whatever the caller runs next (seen: after payload() had returned)

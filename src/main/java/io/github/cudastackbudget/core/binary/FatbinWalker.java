@@ -22,7 +22,20 @@ public final class FatbinWalker {
     static final int MAX_ENTRY_HEADER = 0x1000;
 
     /** One entry and its stored (maybe compressed) payload. */
-    public record Entry(FatbinEntry header, ByteBuffer payload) {
+    /**
+     * One entry.
+     *
+     * @param header        its header
+     * @param payload       its payload bytes as stored (a view of the region)
+     * @param region        the region it was found in
+     * @param payloadOffset where the payload starts in {@code region}
+     */
+    public record Entry(FatbinEntry header, ByteBuffer payload, ByteRegion region, long payloadOffset) {
+
+        /** A heap copy of the payload as stored ({@link ByteRegion#copy}: positional reads of a mapped file). */
+        public byte[] payloadBytes() throws BinaryFormatException {
+            return region.copy(payloadOffset, payload.remaining());
+        }
     }
 
     private FatbinWalker() {
@@ -193,7 +206,7 @@ public final class FatbinWalker {
             FatbinEntry header = new FatbinEntry(fileOffset, kind, headerSize, payloadSize, compressedSize, major,
                     minor, arch, identifier, options, flags, uncompressedSize);
             ByteBuffer payload = region.slice(position + headerSize, compressed ? compressedSize : payloadSize);
-            entries.add(new Entry(header, payload));
+            entries.add(new Entry(header, payload, region, position + headerSize));
             position += headerSize + payloadSize;
         }
     }
