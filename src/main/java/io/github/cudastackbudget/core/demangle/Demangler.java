@@ -113,7 +113,59 @@ public final class Demangler {
      * One line per name in, one line per name out; anything else means the tool is not usable (null, and a warning).
      * Lines beyond one per name are counted, not kept (a tool that floods its output costs no memory).
      */
+    /** Names per demangler process when there are many: below twice this, one process reads them all. */
+    static final int NAMES_PER_PROCESS = 4096;
+
+    /**
+     * The tool's output lines for the names, or null where it failed (warned). Many names are cut into slices read
+     * by several processes at once (issue 11: one process took 0.4 s of libtorch_cuda.so's cold check, on its
+     * critical path); the lines are joined in order, so the result does not depend on the split, and a failure of
+     * any slice counts as a failure of the tool.
+     */
     private List<String> run(Path tool, List<String> names, Consumer<String> warnings) {
+        int slices = Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()),
+                names.size() / NAMES_PER_PROCESS);
+        if (slices < 2) {
+            return runOnce(tool, names, warnings);
+        }
+        List<java.util.concurrent.CompletableFuture<List<String>>> parts = new ArrayList<>();
+        List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(slices,
+                runnable -> {
+                    Thread thread = new Thread(runnable, "cuda-stack-budget-demangler");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        try {
+            for (int slice = 0; slice < slices; slice++) {
+                List<String> part = names.subList((int) ((long) names.size() * slice / slices),
+                        (int) ((long) names.size() * (slice + 1) / slices));
+                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> runOnce(tool, part, problems::add),
+                        pool));
+            }
+            List<String> lines = new ArrayList<>(names.size());
+            boolean failed = false;
+            for (java.util.concurrent.CompletableFuture<List<String>> part : parts) {
+                List<String> output = part.join();
+                failed |= output == null;
+                if (output != null) {
+                    lines.addAll(output);
+                }
+            }
+            if (failed) {
+                // one warning, as for one process: the first slice's problem, for every name
+                String first = problems.isEmpty() ? "demangler " + tool + " failed" : problems.get(0);
+                warnings.accept(first.replaceFirst("; \\d+ kernel name\\(s\\) stay mangled", "; " + names.size()
+                        + " kernel name(s) stay mangled"));
+                return null;
+            }
+            return lines;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private List<String> runOnce(Path tool, List<String> names, Consumer<String> warnings) {
         byte[] input = (String.join("\n", names) + "\n").getBytes(StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>(names.size());
         long[] extra = {0};

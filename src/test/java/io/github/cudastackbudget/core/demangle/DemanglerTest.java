@@ -77,6 +77,30 @@ class DemanglerTest {
         }
 
         @Test
+        void manyNamesAreReadBySeveralProcessesWithTheSameResult() throws IOException {
+            // issue 11: 3 slices of 4096 or more names, each read by its own llvm-cxxfilt
+            List<String> many = new java.util.ArrayList<>();
+            for (int i = 0; i < 3 * Demangler.NAMES_PER_PROCESS + 7; i++) {
+                many.add("_Z11frameKernelILi" + i + "EEvPii");
+            }
+            Map<String, String> names = new Demangler(List.of(llvmCxxfilt), TIMEOUT).displayNames(many);
+
+            assertThat(names).hasSize(many.size());
+            for (int i = 0; i < many.size(); i++) {
+                assertThat(names.get(many.get(i))).isEqualTo("void frameKernel<" + i + ">(int*, int)");
+            }
+            // a tool that fails on one slice only: one warning for all the names, and the next tool reads them all
+            Path flaky = script("flaky", "input=$(cat); case \"$input\" in *ILi" + (2 * Demangler.NAMES_PER_PROCESS)
+                    + "EE*) exit 3;; esac; printf '%s\\n' \"$input\" | " + llvmCxxfilt);
+            List<String> warned = new java.util.ArrayList<>();
+            Map<String, String> again = new Demangler(List.of(flaky, llvmCxxfilt), TIMEOUT).displayNames(many,
+                    warned::add);
+            assertThat(again).isEqualTo(names);
+            assertThat(warned).singleElement().asString().startsWith("demangler " + flaky + " failed (exit 3)")
+                    .endsWith("; " + many.size() + " kernel name(s) stay mangled unless the next demangler reads them");
+        }
+
+        @Test
         void batchKeepsEveryNameAndLeavesPlainNamesAlone() {
             Demangler demangler = new Demangler(List.of(llvmCxxfilt), TIMEOUT);
 
