@@ -228,7 +228,9 @@ public final class CheckRunner {
             return null; // an entry of other formats: the key names the formats, so only a foreign entry gets here
         }
         listener.info("Check-result cache: " + key.files() + " input file(s) unchanged (" + Figures.grouped(key.bytes())
-                + " bytes hashed in " + key.millis() + " ms): the reports of an identical earlier check, from "
+                + " bytes hashed" + (key.remembered() == 0 ? "" : " and " + Figures.grouped(key.remembered())
+                        + " bytes unchanged since hashed,") + " in " + key.millis() + " ms): the reports of an identical "
+                + "earlier check, from "
                 + cache.directory() + (entry.warnings().isEmpty() ? "" : "; its " + entry.warnings().size()
                         + " warning(s) follow"));
         entry.warnings().forEach(listener::warn);

@@ -91,11 +91,13 @@ final class RunCache {
      * The key of one check.
      *
      * @param text   what it names (stored in the entry and compared on read)
-     * @param files  input files hashed
-     * @param bytes  their bytes
-     * @param millis time to compute it
+     * @param files      input files
+     * @param bytes      the bytes read to hash them
+     * @param remembered the bytes of those whose hash was remembered ({@link io.github.cudastackbudget.core.cache.HashMemo}:
+     *                   unchanged since hashed)
+     * @param millis     time to compute it
      */
-    record Key(String text, int files, long bytes, long millis) {
+    record Key(String text, int files, long bytes, long remembered, long millis) {
         String fileName() {
             return HexFormat.of().formatHex(ContentHash.sha256().digest(text.getBytes(StandardCharsets.UTF_8)))
                     + SUFFIX;
@@ -103,10 +105,13 @@ final class RunCache {
     }
 
     private final Path directory;
+    /** The hashes of unchanged inputs (under the same cache directory). */
+    private final io.github.cudastackbudget.core.cache.HashMemo hashes;
     private final CheckListener listener;
 
-    private RunCache(Path directory, CheckListener listener) {
-        this.directory = directory;
+    private RunCache(Path cacheDirectory, CheckListener listener) {
+        this.directory = cacheDirectory.resolve(SUBDIRECTORY);
+        this.hashes = new io.github.cudastackbudget.core.cache.HashMemo(cacheDirectory);
         this.listener = listener;
     }
 
@@ -122,7 +127,7 @@ final class RunCache {
                         || "off".equals(options.jitFrames().strip().toLowerCase(Locale.ROOT)))) {
             return null;
         }
-        return new RunCache(cache.resolve(SUBDIRECTORY), listener);
+        return new RunCache(cache, listener);
     }
 
     Path directory() {
@@ -183,13 +188,20 @@ final class RunCache {
         }
         text.append(inputs.text());
         long bytes = 0;
+        long remembered = 0;
         for (Path file : inputs.files()) {
             long size = Files.size(file);
-            bytes += size;
+            io.github.cudastackbudget.core.cache.HashMemo.Hash hash = hashes.of(file, threads);
+            if (hash.remembered()) {
+                remembered += size;
+            } else {
+                bytes += size;
+            }
             text.append("content=").append(file.toAbsolutePath().normalize()).append('\t').append(size).append('\t')
-                    .append(ContentHash.of(file, threads)).append('\n');
+                    .append(hash.value()).append('\n');
         }
-        return new Key(text.toString(), inputs.files().size(), bytes, (System.nanoTime() - start) / 1_000_000);
+        return new Key(text.toString(), inputs.files().size(), bytes, remembered,
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     private static String contentOf(Path file, int threads) throws IOException {

@@ -41,6 +41,7 @@ final class CachedReads {
 
     private final KernelCache cache;
     private final int hashThreads;
+    private final io.github.cudastackbudget.core.cache.HashMemo hashes;
     private final Set<LibraryScan> hits = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private final Map<KernelEngine, Optional<Identity>> identities = new IdentityHashMap<>();
 
@@ -48,6 +49,7 @@ final class CachedReads {
     CachedReads(KernelCache cache) {
         this.cache = cache;
         this.hashThreads = Runtime.getRuntime().availableProcessors();
+        this.hashes = new io.github.cudastackbudget.core.cache.HashMemo(cache == null ? null : cache.directory());
     }
 
     /** Reads a file with the engine, or serves it from the cache. */
@@ -63,7 +65,7 @@ final class CachedReads {
         try {
             before = Files.readAttributes(file, BasicFileAttributes.class);
             key = new CacheKey(identity.get().engine(), identity.get().version(), String.valueOf(file.getFileName()),
-                    before.size(), ContentHash.of(file, hashThreads));
+                    before.size(), hashes.of(file, hashThreads).value());
         } catch (IOException e) {
             // the engine's own read says what is wrong with the file
             return engine.read(probe);
