@@ -60,9 +60,7 @@ public final class KernelIndex {
     }
 
     public static KernelIndex of(List<LibraryScan> scans) {
-        // issue 11: grouped by hash first, then sorted once: a tree map compared tens of thousands of long mangled
-        // names for each of libtorch_cuda.so's 130,000 records
-        Map<FunctionKey, List<KernelRecord>> images = new java.util.HashMap<>();
+        SortedMap<FunctionKey, List<KernelRecord>> images = new TreeMap<>();
         Map<String, SortedSet<GpuArch>> ptx = new TreeMap<>();
         Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries = new TreeMap<>();
         SortedSet<GpuArch> arches = new TreeSet<>();
@@ -88,17 +86,8 @@ public final class KernelIndex {
                 }
             }
         }
-        FunctionKey[] keys = images.keySet().toArray(new FunctionKey[0]);
-        if (keys.length >= 4096) {
-            java.util.Arrays.parallelSort(keys);
-        } else {
-            java.util.Arrays.sort(keys);
-        }
-        SortedMap<FunctionKey, List<KernelRecord>> sorted = new TreeMap<>();
-        for (FunctionKey key : keys) {
-            sorted.put(key, List.copyOf(images.get(key)));
-        }
-        return new KernelIndex(sorted, ptx, ptxEntries, arches, count);
+        images.replaceAll((key, list) -> List.copyOf(list));
+        return new KernelIndex(images, ptx, ptxEntries, arches, count);
     }
 
     /** Function -> its SASS images (one record per embedded arch; duplicates kept). */

@@ -49,23 +49,16 @@ final class KernelData {
 
     static String json(ReportModel model) {
         ReportFunctions functions = ReportFunctions.ofRecords(model.kernels());
-        // issue 11: the names sorted, cut and coded with every processor (the page of libtorch_cuda.so's 21,000
-        // functions spent most of a cold run's report time here, on one thread); the result does not depend on it
-        Map<String, Integer> sorted = new HashMap<>();
+        TreeMap<String, Integer> sorted = new TreeMap<>();
         Map<String, Integer> libraries = new LinkedHashMap<>();
         for (ReportFunctions.Function function : functions.list()) {
-            sorted.putIfAbsent(function.displayName(), 0);
+            sorted.put(function.displayName(), 0);
             libraries.putIfAbsent(function.library(), libraries.size());
         }
-        String[] nameArray = sorted.keySet().toArray(new String[0]);
-        if (nameArray.length >= PARALLEL_NAMES) {
-            java.util.Arrays.parallelSort(nameArray);
-        } else {
-            java.util.Arrays.sort(nameArray);
-        }
-        List<String> names = List.of(nameArray);
-        for (int i = 0; i < nameArray.length; i++) {
-            sorted.put(nameArray[i], i);
+        List<String> names = new ArrayList<>(sorted.size());
+        for (Map.Entry<String, Integer> name : sorted.entrySet()) {
+            name.setValue(names.size());
+            names.add(name.getKey());
         }
         List<String> arches = new ArrayList<>(model.sassArches());
         model.kernels().stream().map(KernelRow::arch).distinct().filter(a -> !arches.contains(a)).sorted()
@@ -77,33 +70,28 @@ final class KernelData {
         StringWriter text = new StringWriter(model.kernels().size() * 24 + names.size() * 64);
         try (JsonGenerator json = FACTORY.createGenerator(text)) {
             json.writeStartObject();
-            int[] prefixes = new int[nameArray.length];
-            String[] suffixArray = new String[nameArray.length];
-            each(nameArray.length, nameArray.length >= PARALLEL_NAMES, i -> {
-                prefixes[i] = sharedPrefix(i == 0 ? "" : nameArray[i - 1], nameArray[i]);
-                suffixArray[i] = nameArray[i].substring(prefixes[i]);
-            });
             json.writeArrayFieldStart("np");
-            for (int prefix : prefixes) {
-                json.writeNumber(prefix);
+            String previous = "";
+            for (String name : names) {
+                json.writeNumber(sharedPrefix(previous, name));
+                previous = name;
             }
             json.writeEndArray();
-            List<String> suffixes = List.of(suffixArray);
+            List<String> suffixes = new ArrayList<>(names.size());
+            previous = "";
+            for (String name : names) {
+                suffixes.add(name.substring(sharedPrefix(previous, name)));
+                previous = name;
+            }
             List<String> tokens = dictionary(suffixes);
             writeStrings(json, "nt", tokens);
             Map<String, Character> codes = new HashMap<>();
             for (int i = 0; i < tokens.size(); i++) {
                 codes.put(tokens.get(i), (char) (FIRST_CODE + i));
             }
-            String[] encoded = suffixArray;
-            if (!codes.isEmpty()) {
-                String[] coded = new String[suffixArray.length];
-                each(coded.length, coded.length >= PARALLEL_NAMES, i -> coded[i] = encode(suffixArray[i], codes));
-                encoded = coded;
-            }
             json.writeArrayFieldStart("ns");
-            for (String suffix : encoded) {
-                json.writeString(suffix);
+            for (String suffix : suffixes) {
+                json.writeString(codes.isEmpty() ? suffix : encode(suffix, codes));
             }
             json.writeEndArray();
             writeStrings(json, "libs", libraries.keySet());
@@ -157,47 +145,20 @@ final class KernelData {
      * by about a third (issue 11). Deterministic: ties go to the token that sorts first.
      */
     static List<String> dictionary(List<String> suffixes) {
-        return dictionary(suffixes, suffixes.size() < PARALLEL_NAMES ? 1
-                : Math.min(64, Runtime.getRuntime().availableProcessors() * 4));
-    }
-
-    /** {@link #dictionary(List)} counted in {@code slices} slices, one task each, then merged: the same result. */
-    static List<String> dictionary(List<String> suffixes, int slices) {
-        @SuppressWarnings("unchecked")
-        Map<String, int[]>[] partial = new Map[slices];
-        boolean[] privateUse = new boolean[slices];
-        int size = suffixes.size();
-        each(slices, slices > 1, slice -> {
-            Map<String, int[]> counts = new HashMap<>();
-            partial[slice] = counts;
-            for (int i = (int) ((long) size * slice / slices); i < (int) ((long) size * (slice + 1) / slices); i++) {
-                String suffix = suffixes.get(i);
-                int length = suffix.length();
-                int at = 0;
-                while (at < length) {
-                    char c = suffix.charAt(at);
-                    if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
-                        privateUse[slice] = true;
-                        return;
-                    }
-                    int end = tokenEnd(suffix, at);
-                    if (end - at >= MIN_TOKEN) {
-                        counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
-                    }
-                    at = Math.max(end, at + 1);
+        Map<String, int[]> counts = new HashMap<>();
+        for (String suffix : suffixes) {
+            int length = suffix.length();
+            int at = 0;
+            while (at < length) {
+                char c = suffix.charAt(at);
+                if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
+                    return List.of();
                 }
-            }
-        });
-        Map<String, int[]> counts = partial[0];
-        for (int slice = 0; slice < slices; slice++) {
-            if (privateUse[slice]) {
-                return List.of();
-            }
-            if (slice > 0) {
-                partial[slice].forEach((token, count) -> counts.merge(token, count, (a, b) -> {
-                    a[0] += b[0];
-                    return a;
-                }));
+                int end = tokenEnd(suffix, at);
+                if (end - at >= MIN_TOKEN) {
+                    counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
+                }
+                at = Math.max(end, at + 1);
             }
         }
         List<Map.Entry<String, Long>> saving = new ArrayList<>();
@@ -215,20 +176,6 @@ final class KernelData {
             tokens.add(saving.get(i).getKey());
         }
         return tokens;
-    }
-
-    /** Below this many names the page's data is made on the calling thread. */
-    private static final int PARALLEL_NAMES = 2048;
-
-    /** Runs {@code task} for 0..count-1, on every processor when {@code parallel} (each index writes its own slot). */
-    private static void each(int count, boolean parallel, java.util.function.IntConsumer task) {
-        if (!parallel) {
-            for (int i = 0; i < count; i++) {
-                task.accept(i);
-            }
-        } else {
-            java.util.stream.IntStream.range(0, count).parallel().forEach(task);
-        }
     }
 
     /** The text with every dictionary token (as {@link #dictionary} cuts them) written as its code. */

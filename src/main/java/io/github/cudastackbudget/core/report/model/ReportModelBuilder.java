@@ -47,10 +47,8 @@ final class ReportModelBuilder {
         List<KernelRecord> records = new ArrayList<>(result.index().recordCount());
         result.index().imagesByFunction().values().forEach(records::addAll);
         records.sort(KERNEL_ORDER);
-        // issue 11: the table's rows at once, one task per processor (each row only reads the result), in order;
-        // the devices' lists then reuse them
-        List<KernelRow> kernels = records.size() < PARALLEL_ROWS ? rows(records)
-                : records.parallelStream().map(this::newRow).toList();
+        // issue 11: the devices' lists reuse the table's rows (the same records): one row and one name lookup each
+        List<KernelRow> kernels = rows(records);
         for (int i = 0; i < records.size(); i++) {
             built.put(records.get(i), kernels.get(i));
         }
@@ -174,9 +172,6 @@ final class ReportModelBuilder {
     private List<KernelRow> rows(List<KernelRecord> records) {
         return records.stream().map(this::row).toList();
     }
-
-    /** Below this many records the rows are built on the calling thread. */
-    private static final int PARALLEL_ROWS = 4096;
 
     /** A record as the report shows it (an UNKNOWN frame reads 0), or null. */
     private KernelRow row(KernelRecord record) {

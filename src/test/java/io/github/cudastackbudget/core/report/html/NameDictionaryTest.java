@@ -72,28 +72,4 @@ class NameDictionaryTest {
     void aNameWithAPrivateUseCharacterTurnsTheDictionaryOff() {
         assertThat(KernelData.dictionary(List.of("onnxruntime::a", "onnxruntime::b", "onnxruntime::\uE123"))).isEmpty();
     }
-
-    @Test
-    void theDictionaryDoesNotDependOnHowTheCountIsSplit() throws Exception {
-        // issue 11: counted in slices on every processor for large pages; the real recorded names, front-coded
-        ReportModel model = ReportModel.of(ReportSamples.recordedLibraries(tmp).result());
-        TreeSet<String> names = new TreeSet<>();
-        ReportFunctions.ofRecords(model.kernels()).list().forEach(function -> names.add(function.displayName()));
-        List<String> suffixes = new ArrayList<>();
-        String previous = "";
-        for (String name : names) {
-            suffixes.add(name.substring(KernelData.sharedPrefix(previous, name)));
-            previous = name;
-        }
-        List<String> whole = KernelData.dictionary(suffixes, 1);
-
-        assertThat(whole).hasSizeGreaterThan(10);
-        for (int slices : new int[] {2, 7, 64, suffixes.size()}) {
-            assertThat(KernelData.dictionary(suffixes, slices)).as(slices + " slices").isEqualTo(whole);
-        }
-        assertThat(KernelData.dictionary(suffixes)).isEqualTo(whole);
-        List<String> marked = new ArrayList<>(suffixes);
-        marked.set(marked.size() - 1, marked.get(marked.size() - 1) + "\uE123");
-        assertThat(KernelData.dictionary(marked, 7)).as("a private-use character in the last slice").isEmpty();
-    }
 }
