@@ -390,7 +390,8 @@ public final class ElfFile {
 
         /** The symbol's name. */
         public String name(int index) throws BinaryFormatException {
-            return cString(strings, u32(table, index * ENTRY), elf.region.source(), tableFileOffset + (long) index * ENTRY);
+            return cString(stringsText(), u32(table, index * ENTRY), elf.region.source(),
+                    tableFileOffset + (long) index * ENTRY);
         }
 
         /**
@@ -429,7 +430,10 @@ public final class ElfFile {
         return Integer.toUnsignedLong(buffer.getInt(index));
     }
 
-    /** The NUL-terminated string at {@code offset} of a string table read as ISO-8859-1 text (as {@link #cString(ByteBuffer, long, String, long)}). */
+    /**
+     * The NUL-terminated string at {@code offset} of a string table read as ISO-8859-1 text (one char per byte; the
+     * rest of the table when no NUL follows).
+     */
     static String cString(String table, long offset, String source, long where) throws BinaryFormatException {
         if (offset < 0 || offset >= table.length()) {
             if (offset == 0 && table.isEmpty()) {
@@ -440,25 +444,5 @@ public final class ElfFile {
         }
         int end = table.indexOf('\0', (int) offset);
         return table.substring((int) offset, end < 0 ? table.length() : end);
-    }
-
-    /** The NUL-terminated string at {@code offset} of a string table. */
-    static String cString(ByteBuffer table, long offset, String source, long where) throws BinaryFormatException {
-        if (offset < 0 || offset >= table.limit()) {
-            if (offset == 0 && table.limit() == 0) {
-                return "";
-            }
-            throw new BinaryFormatException(source, where, "name offset " + offset + " lies outside its "
-                    + table.limit() + "-byte string table");
-        }
-        int start = (int) offset;
-        int end = start;
-        int limit = table.limit();
-        while (end < limit && table.get(end) != 0) {
-            end++;
-        }
-        byte[] bytes = new byte[end - start];
-        table.get(start, bytes);
-        return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 }

@@ -109,27 +109,33 @@ public final class Demangler {
         return display;
     }
 
-    /**
-     * One line per name in, one line per name out; anything else means the tool is not usable (null, and a warning).
-     * Lines beyond one per name are counted, not kept (a tool that floods its output costs no memory).
-     */
     /** Names per demangler process when there are many: below twice this, one process reads them all. */
     static final int NAMES_PER_PROCESS = 4096;
 
     /**
-     * The tool's output lines for the names, or null where it failed (warned). Many names are cut into slices read
-     * by several processes at once (issue 11: one process took 0.4 s of libtorch_cuda.so's cold check, on its
-     * critical path); the lines are joined in order, so the result does not depend on the split, and a failure of
-     * any slice counts as a failure of the tool.
+     * The tool's output lines for the names, or null where it is not usable (and one warning). Many names are cut into
+     * slices read by several processes at once (issue 11: one process took 0.4 s of libtorch_cuda.so's cold check, on
+     * its critical path); the lines are joined in order, so the result does not depend on the split, and a problem of
+     * any slice (the first in order) is a problem of the tool for every name.
      */
     private List<String> run(Path tool, List<String> names, Consumer<String> warnings) {
         int slices = Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()),
                 names.size() / NAMES_PER_PROCESS);
-        if (slices < 2) {
-            return runOnce(tool, names, warnings);
+        Output output = slices < 2 ? runOnce(tool, names) : runSliced(tool, names, slices);
+        if (output.problem() != null) {
+            warnings.accept("demangler " + tool + " " + output.problem() + "; " + names.size()
+                    + " kernel name(s) stay mangled"
+                    + (tool.equals(tools.get(tools.size() - 1)) ? "" : " unless the next demangler reads them"));
+            return null;
         }
-        List<java.util.concurrent.CompletableFuture<List<String>>> parts = new ArrayList<>();
-        List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+        return output.lines();
+    }
+
+    /** What one run of a tool gave: its lines, or the problem that makes them unusable. */
+    private record Output(List<String> lines, String problem) {
+    }
+
+    private Output runSliced(Path tool, List<String> names, int slices) {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(slices,
                 runnable -> {
                     Thread thread = new Thread(runnable, "cuda-stack-budget-demangler");
@@ -137,35 +143,31 @@ public final class Demangler {
                     return thread;
                 });
         try {
+            List<java.util.concurrent.CompletableFuture<Output>> parts = new ArrayList<>(slices);
             for (int slice = 0; slice < slices; slice++) {
                 List<String> part = names.subList((int) ((long) names.size() * slice / slices),
                         (int) ((long) names.size() * (slice + 1) / slices));
-                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> runOnce(tool, part, problems::add),
-                        pool));
+                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> runOnce(tool, part), pool));
             }
             List<String> lines = new ArrayList<>(names.size());
-            boolean failed = false;
-            for (java.util.concurrent.CompletableFuture<List<String>> part : parts) {
-                List<String> output = part.join();
-                failed |= output == null;
-                if (output != null) {
-                    lines.addAll(output);
+            for (java.util.concurrent.CompletableFuture<Output> part : parts) {
+                Output output = part.join();
+                if (output.problem() != null) {
+                    return output;
                 }
+                lines.addAll(output.lines());
             }
-            if (failed) {
-                // one warning, as for one process: the first slice's problem, for every name
-                String first = problems.isEmpty() ? "demangler " + tool + " failed" : problems.get(0);
-                warnings.accept(first.replaceFirst("; \\d+ kernel name\\(s\\) stay mangled", "; " + names.size()
-                        + " kernel name(s) stay mangled"));
-                return null;
-            }
-            return lines;
+            return new Output(lines, null);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private List<String> runOnce(Path tool, List<String> names, Consumer<String> warnings) {
+    /**
+     * One line per name in, one line per name out; anything else means the tool is not usable (the problem).
+     * Lines beyond one per name are counted, not kept (a tool that floods its output costs no memory).
+     */
+    private Output runOnce(Path tool, List<String> names) {
         byte[] input = (String.join("\n", names) + "\n").getBytes(StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>(names.size());
         long[] extra = {0};
@@ -190,12 +192,7 @@ public final class Demangler {
         } else if (extra[0] > 0 || lines.size() != names.size()) {
             problem = "printed " + (lines.size() + extra[0]) + " line(s) for " + names.size() + " name(s)";
         }
-        if (problem != null) {
-            warnings.accept("demangler " + tool + " " + problem + "; " + names.size() + " kernel name(s) stay mangled"
-                    + (tool.equals(tools.get(tools.size() - 1)) ? "" : " unless the next demangler reads them"));
-            return null;
-        }
-        return lines;
+        return new Output(problem == null ? lines : null, problem);
     }
 
     private static String stderr(ToolRun run) {
