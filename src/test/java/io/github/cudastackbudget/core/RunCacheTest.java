@@ -123,6 +123,28 @@ class RunCacheTest {
     }
 
     @Test
+    void anInputUnchangedSinceItWasHashedIsNotReadAgainOnAHit() throws Exception {
+        // remembered hashes (HashMemo): only a file at least 2 s old when hashed is remembered
+        Path cache = tmp.resolve("cache");
+        Path library = copy("libframes.so");
+        Thread.sleep(2_100);
+        CheckOptions options = options(library, cache);
+        String size = io.github.cudastackbudget.core.report.model.Figures.grouped(Files.size(library));
+        Run first = run(options);
+        Run second = run(options);
+
+        assertThat(first.replayed()).isFalse();
+        assertThat(second.replayed()).isTrue();
+        assertThat(second.info()).anyMatch(line -> line.startsWith("Check-result cache: 1 input file(s) unchanged (0 "
+                + "bytes hashed and " + size + " bytes unchanged since hashed, in "));
+        Files.write(library, Files.readAllBytes(library)); // the same bytes, a new change time: hashed again
+        Run rewritten = run(options);
+        assertThat(rewritten.replayed()).isTrue();
+        assertThat(rewritten.info()).anyMatch(line -> line.startsWith("Check-result cache: 1 input file(s) unchanged ("
+                + size + " bytes hashed in "));
+    }
+
+    @Test
     void aChangedByteAnotherOptionOrFormatIsAnotherEntry() throws Exception {
         Path cache = tmp.resolve("cache");
         Path library = copy("libframes.so");
