@@ -11,12 +11,13 @@ import java.util.Objects;
  * archive member, a section, a decompressed cubin. Every access is bounds-checked against the window and fails with
  * a {@link BinaryFormatException} naming the source and the absolute file offset.
  *
- * <p>File-backed regions are memory-mapped ({@link #map}): a file of at most 2 GiB is mapped once, a larger file is
- * mapped piece by piece as slices are asked for (each slice, e.g. one {@code .nv_fatbin} section, must itself be below
- * 2 GiB: the limit of a Java buffer). A region made by {@link #read} maps nothing: each slice is read with positional
- * reads, for looking at the headers of many files (the device-code detector). Buffers handed out are little-endian,
- * independent of each other (own position and limit) and safe to read from several threads when each thread has its
- * own.
+ * <p>A file's region is read with positional reads ({@link #read}): each slice asked for is read into a heap buffer,
+ * nothing is mapped, so the process holds what the readers keep and not the file; the device-code reader reads the
+ * headers a window at a time and copies each payload once ({@link #copy}). A region can also map a file ({@link #map}:
+ * a file of at most 2 GiB at once, a larger one piece by piece as slices are asked for) or wrap a buffer, e.g. a JAR
+ * entry ({@link #of}); every slice must be below 2 GiB, the limit of a Java buffer. Buffers handed out are
+ * little-endian, independent of each other (own position and limit) and safe to read from several threads when each
+ * thread has its own.
  */
 public final class ByteRegion {
 
@@ -65,8 +66,8 @@ public final class ByteRegion {
     }
 
     /**
-     * A whole file whose slices are read when asked for (positional reads, nothing mapped): for reading a few headers
-     * of a file. The channel must stay open while the region is read. A read that fails, or finds the file shorter
+     * A whole file whose slices are read when asked for (positional reads, nothing mapped). The channel must stay open
+     * while the region is read. A read that fails, or finds the file shorter
      * than it was, fails with a {@link BinaryFormatException} whose cause is the {@link IOException}.
      */
     public static ByteRegion read(String source, FileChannel channel) throws IOException {
@@ -101,6 +102,11 @@ public final class ByteRegion {
     public ByteRegion sub(long offset, long length, String newSource) throws BinaryFormatException {
         check(offset, length);
         return new ByteRegion(newSource, buffer, channel, base + offset, length, fileOffset + offset, reads, file);
+    }
+
+    /** Whether the region is a buffer (in memory, or a file mapped at once): its slices are views, not reads. */
+    boolean inMemory() {
+        return buffer != null;
     }
 
     /** Whether {@code length} bytes at {@code offset} lie inside the region. */
@@ -162,6 +168,11 @@ public final class ByteRegion {
                         + e.getMessage(), e);
             }
         }
+        if (reads) {
+            byte[] copy = new byte[length];
+            readInto(ByteBuffer.wrap(copy), offset);
+            return copy;
+        }
         byte[] copy = new byte[length];
         slice(offset, length).get(copy);
         return copy;
@@ -169,18 +180,28 @@ public final class ByteRegion {
 
     private ByteBuffer readSlice(long offset, int length) throws BinaryFormatException {
         ByteBuffer read = ByteBuffer.allocate(length);
+        readInto(read, offset);
+        return read.flip().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Fills {@code read} from the file at {@code offset} with positional reads (safe from several threads). */
+    private void readInto(ByteBuffer read, long offset) throws BinaryFormatException {
+        int length = read.remaining();
         try {
             while (read.hasRemaining()) {
                 if (channel.read(read, base + offset + read.position()) < 0) {
-                    throw new java.io.EOFException("the file shrank while being read: " + length + " bytes wanted at "
-                            + fileOffset(offset));
+                    throw new BinaryFormatException(source, fileOffset(offset), "the file changed or shrank while "
+                            + "it was read (it ends before these " + length + " bytes); read it again once nothing "
+                            + "writes it");
                 }
             }
+        } catch (java.nio.channels.ClosedChannelException e) {
+            throw new BinaryFormatException(source, fileOffset(offset), "cannot read " + length + " bytes: the file "
+                    + "was closed before its read ended", e);
         } catch (IOException e) {
             throw new BinaryFormatException(source, fileOffset(offset), "cannot read " + length + " bytes: "
                     + e.getMessage(), e);
         }
-        return read.flip().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private void check(long offset, long length) throws BinaryFormatException {

@@ -29,9 +29,11 @@ import java.util.concurrent.TimeUnit;
  *       heap ({@link DecodeMemory}: a large entry waits for room); results keep file order.</li>
  * </ol>
  *
- * <p>Files are memory-mapped for the walk; every payload is copied to the heap before it is decoded, and a fault of
- * the mapping (the file changed or shrank while it was read) is a {@link BinaryFormatException}, never an
- * {@link InternalError}. A failed read returns only after every decode task it started has ended. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
+ * <p>Files are read with positional reads, nothing mapped ({@link ByteRegion#read}): the walk reads the headers a few
+ * kilobytes at a time, each payload is read to the heap before it is decoded, so the process holds the entries in
+ * flight and not the file (issue 11: a mapping made most of libtorch_cuda.so's fatbin resident under
+ * {@code -Xmx512m}). A file that changes or shrinks while it is read is a {@link BinaryFormatException}; so is a fault
+ * of a mapped buffer handed in (a JAR entry), never an {@link InternalError}. A failed read returns only after every decode task it started has ended. Any unknown layout fails the whole read with a {@link BinaryFormatException} naming the
  * file, the offset and what was unexpected: no entry is ever skipped and no figure silently becomes 0.
  */
 public final class DeviceCodeReader {
@@ -91,14 +93,14 @@ public final class DeviceCodeReader {
     /**
      * Reads a file; its label is its file name, messages name it as given.
      *
-     * @throws IOException           when the file cannot be opened or mapped
+     * @throws IOException           when the file cannot be opened
      * @throws BinaryFormatException when its content is not understood
      */
     public DeviceCodeListing read(Path file) throws IOException, BinaryFormatException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             Path name = file.getFileName();
             return read(file.toString(), name == null ? file.toString() : name.toString(),
-                    ByteRegion.map(file.toString(), channel));
+                    ByteRegion.read(file.toString(), channel));
         }
     }
 
@@ -156,7 +158,7 @@ public final class DeviceCodeReader {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             Path name = file.getFileName();
             ptxModules(file.toString(), name == null ? file.toString() : name.toString(),
-                    ByteRegion.map(file.toString(), channel), wanted, visitor);
+                    ByteRegion.read(file.toString(), channel), wanted, visitor);
         }
     }
 

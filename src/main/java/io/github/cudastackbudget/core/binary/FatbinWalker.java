@@ -21,20 +21,89 @@ public final class FatbinWalker {
     /** More header than any real entry has (seen: 0x40 to 0x90); guards corrupt sizes. */
     static final int MAX_ENTRY_HEADER = 0x1000;
 
-    /** One entry and its stored (maybe compressed) payload. */
     /**
      * One entry.
      *
      * @param header        its header
-     * @param payload       its payload bytes as stored (a view of the region)
      * @param region        the region it was found in
      * @param payloadOffset where the payload starts in {@code region}
+     * @param storedSize    the payload's bytes as stored (the compressed size of a compressed entry)
      */
-    public record Entry(FatbinEntry header, ByteBuffer payload, ByteRegion region, long payloadOffset) {
+    public record Entry(FatbinEntry header, ByteRegion region, long payloadOffset, int storedSize) {
 
-        /** A heap copy of the payload as stored ({@link ByteRegion#copy}: positional reads of a mapped file). */
+        /**
+         * A heap copy of the payload as stored ({@link ByteRegion#copy}: positional reads of a file, nothing mapped).
+         */
         public byte[] payloadBytes() throws BinaryFormatException {
-            return region.copy(payloadOffset, payload.remaining());
+            return region.copy(payloadOffset, storedSize);
+        }
+    }
+
+    /**
+     * The bytes of the headers, read a window at a time: of a file read with positional reads ({@link ByteRegion#read})
+     * only the headers and the few bytes around them are read, never the payloads between them (issue 11: a mapping
+     * made most of libtorch_cuda.so's 400 MB of entries resident, a view of the whole section read it all).
+     */
+    private static final class Window {
+        /** Bytes read at once: at least the largest entry header ({@link #MAX_ENTRY_HEADER}). */
+        private static final int SIZE = 8192;
+
+        private final ByteRegion region;
+        private final long end;
+        private final boolean whole;
+        private ByteBuffer bytes;
+        private long start;
+
+        Window(ByteRegion region, long end) throws BinaryFormatException {
+            this.region = region;
+            this.end = end;
+            // an in-memory region (or a file mapped at once) hands out views: one view of all of it costs nothing
+            this.whole = region.inMemory();
+            if (whole) {
+                bytes = region.slice(0, end);
+            }
+        }
+
+        /** A buffer holding {@code length} bytes at {@code position} (which must lie before the end), and its index. */
+        int at(long position, int length) throws BinaryFormatException {
+            if (whole) {
+                return (int) position;
+            }
+            if (bytes == null || position < start || position + length > start + bytes.limit()) {
+                start = position;
+                bytes = region.slice(position, Math.min(Math.max(SIZE, length), end - position));
+            }
+            return (int) (position - start);
+        }
+
+        ByteBuffer bytes() {
+            return bytes;
+        }
+
+        /**
+         * The first position from {@code position} on, in steps of 8, whose 8-byte word is not zero or that has fewer
+         * than 8 bytes before {@code limit}: the zero padding between containers and entries, skipped in windows that
+         * grow to 1 MiB (a long run of zeros is read quickly, never a word at a time).
+         */
+        long skipZeros(long position, long limit) throws BinaryFormatException {
+            int chunk = SIZE;
+            while (limit - position >= 8) {
+                int at = at(position, 8);
+                long stop = Math.min(bytes.limit(), at + (limit - position));
+                while (at + 8 <= stop) {
+                    if (bytes.getLong(at) != 0) {
+                        return position;
+                    }
+                    at += 8;
+                    position += 8;
+                }
+                if (limit - position >= 8 && !whole) {
+                    chunk = Math.min(chunk * 2, 1 << 20);
+                    start = position;
+                    bytes = region.slice(position, Math.min(chunk, end - position));
+                }
+            }
+            return position;
         }
     }
 
@@ -53,30 +122,33 @@ public final class FatbinWalker {
      */
     public static List<Entry> entries(ByteRegion region) throws BinaryFormatException {
         String source = region.source();
-        ByteBuffer bytes = region.slice(0, region.size());
         long size = region.size();
+        Window window = new Window(region, size);
         List<Entry> entries = new ArrayList<>();
         long position = 0;
         while (position < size) {
-            if (size - position >= 8 && bytes.getLong((int) position) == 0) {
-                position += 8; // zero padding between containers
+            long next = window.skipZeros(position, size); // zero padding between containers
+            if (next != position) {
+                position = next;
                 continue;
             }
+            int at = window.at(position, (int) Math.min(CONTAINER_HEADER, size - position));
+            ByteBuffer bytes = window.bytes();
             if (size - position < CONTAINER_HEADER) {
-                if (allZero(bytes, position, size)) {
+                if (allZero(bytes, at, at + (size - position))) {
                     break;
                 }
                 throw new BinaryFormatException(source, region.fileOffset(position), (size - position)
                         + " trailing bytes that are neither zero padding nor a fatbin container header");
             }
-            int magic = bytes.getInt((int) position);
+            int magic = bytes.getInt(at);
             if (magic != MAGIC) {
                 throw new BinaryFormatException(source, region.fileOffset(position), "expected the fatbin container "
                         + "magic 0xBA55ED50, found 0x" + Integer.toHexString(magic));
             }
-            int version = ElfFile.u16(bytes, (int) position + 4);
-            int headerSize = ElfFile.u16(bytes, (int) position + 6);
-            long entriesSize = bytes.getLong((int) position + 8);
+            int version = ElfFile.u16(bytes, at + 4);
+            int headerSize = ElfFile.u16(bytes, at + 6);
+            long entriesSize = bytes.getLong(at + 8);
             if (version != 1) {
                 throw new BinaryFormatException(source, region.fileOffset(position + 4), "fatbin container version "
                         + version + " (only version 1 is known)");
@@ -91,7 +163,7 @@ public final class FatbinWalker {
                         + Long.toUnsignedString(entriesSize) + " bytes of entries but only " + (size - start)
                         + " follow (truncated?)");
             }
-            readEntries(region, bytes, start, start + entriesSize, entries);
+            readEntries(region, window, start, start + entriesSize, entries);
             position = start + entriesSize;
         }
         return entries;
@@ -122,23 +194,25 @@ public final class FatbinWalker {
         }
     }
 
-    private static void readEntries(ByteRegion region, ByteBuffer bytes, long start, long end, List<Entry> entries)
+    private static void readEntries(ByteRegion region, Window window, long start, long end, List<Entry> entries)
             throws BinaryFormatException {
         String source = region.source();
         long position = start;
         while (position < end) {
-            if (end - position >= 8 && bytes.getLong((int) position) == 0) {
-                position += 8;
+            long next = window.skipZeros(position, end);
+            if (next != position) {
+                position = next;
                 continue;
             }
+            int at = window.at(position, (int) Math.min(BASE_ENTRY_HEADER, end - position));
+            ByteBuffer bytes = window.bytes();
             if (end - position < 0x40) {
-                if (allZero(bytes, position, end)) {
+                if (allZero(bytes, at, at + (end - position))) {
                     return;
                 }
                 throw new BinaryFormatException(source, region.fileOffset(position), "truncated fatbin entry header ("
                         + (end - position) + " bytes left in the container)");
             }
-            int at = (int) position;
             long fileOffset = region.fileOffset(position);
             int kind = ElfFile.u16(bytes, at);
             int headerSize = bytes.getInt(at + 4);
@@ -155,6 +229,10 @@ public final class FatbinWalker {
             if (kind != FatbinEntry.KIND_PTX && kind != FatbinEntry.KIND_ELF) {
                 throw new BinaryFormatException(source, fileOffset, "fatbin entry kind " + kind
                         + " (only 1 = PTX and 2 = ELF cubin are known)");
+            }
+            if (headerSize > BASE_ENTRY_HEADER && headerSize <= MAX_ENTRY_HEADER && headerSize <= end - position) {
+                at = window.at(position, headerSize); // the whole header, for what its fields point into
+                bytes = window.bytes();
             }
             checkHeaderLayout(bytes, at, headerSize, end - position, descriptor, identifierOffset,
                     identifierLength, source, fileOffset);
@@ -205,8 +283,12 @@ public final class FatbinWalker {
             }
             FatbinEntry header = new FatbinEntry(fileOffset, kind, headerSize, payloadSize, compressedSize, major,
                     minor, arch, identifier, options, flags, uncompressedSize);
-            ByteBuffer payload = region.slice(position + headerSize, compressed ? compressedSize : payloadSize);
-            entries.add(new Entry(header, payload, region, position + headerSize));
+            long stored = compressed ? compressedSize : payloadSize;
+            if (stored > ByteRegion.MAX_SLICE) {
+                throw new BinaryFormatException(source, fileOffset + 8, stored + " bytes are to be read in one piece, "
+                        + "more than the 2 GiB a Java buffer holds");
+            }
+            entries.add(new Entry(header, region, position + headerSize, (int) stored));
             position += headerSize + payloadSize;
         }
     }
