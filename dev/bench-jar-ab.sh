@@ -7,6 +7,8 @@
 #        runtime jars); OLD (default CARRY/old): a folder holding the other plugin jar, which replaces lib/'s. Per
 #        library and core count, each round runs cuobjdump --dump-resource-usage, then the old and the new jar's
 #        `cli.Main --engine native --no-cache` (3 devices, all reports; the order of old and new alternates by round).
+#        OLD_ARGS / NEW_ARGS: more arguments for the old / the new jar's command line (e.g. NEW_ARGS="--parallelism 16"
+#        with OLD=CARRY/lib: one jar, two settings); JAVA_OPTS: JVM options for both (e.g. -Xmx512m).
 #        Prints a Markdown table (median (min-max) seconds, cuobjdump/new, old/new, peak RSS) and writes
 #        OUTDIR/ab.md and OUTDIR/ab.tsv.
 set -euo pipefail
@@ -21,7 +23,7 @@ OLD_CP="$(ls "$OLD"/*.jar | head -n 1):$(ls "$CARRY"/lib/*.jar | grep -v cuda-st
 CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
 [[ -x "$CUOBJDUMP" ]] || { echo "(no cuobjdump: its column stays empty)"; CUOBJDUMP=""; }
 ROUNDS="${ROUNDS:-3}" CORES="${CORES:-all 4}" LIBS="${LIBS:-libtorch_cuda.so libcublasLt.so.13 libcudnn_engines_precompiled.so.9}" \
-JAVA="$JAVA" NEW_CP="$NEW_CP" OLD_CP="$OLD_CP" CUOBJDUMP="$CUOBJDUMP" OUT="$OUT" python3 - <<'PY'
+OLD_ARGS="${OLD_ARGS:-}" NEW_ARGS="${NEW_ARGS:-}" JAVA_OPTS="${JAVA_OPTS:-}" JAVA="$JAVA" NEW_CP="$NEW_CP" OLD_CP="$OLD_CP" CUOBJDUMP="$CUOBJDUMP" OUT="$OUT" python3 - <<'PY'
 import os, subprocess, statistics, tempfile, shutil, time
 env = os.environ
 site = subprocess.run(["python3", "-c", "import importlib.util,os;s=importlib.util.find_spec('torch');"
@@ -65,9 +67,10 @@ for lib in env["LIBS"].replace(",", " ").split():
                 if mode == "cuobjdump":
                     cmd = [env["CUOBJDUMP"], "--dump-resource-usage", path]
                 else:
-                    cmd = [env["JAVA"], "-cp", env["NEW_CP"] if mode == "new" else env["OLD_CP"],
+                    cmd = ([env["JAVA"]] + env["JAVA_OPTS"].split() + ["-cp", env["NEW_CP"] if mode == "new" else env["OLD_CP"],
                            "io.github.cudastackbudget.cli.Main", "--engine", "native", "--devices",
-                           "h200-141gb,h100-sxm5-80gb,a100-sxm4-80gb", "--output", work + "/o", "--no-cache", "-q", path]
+                           "h200-141gb,h100-sxm5-80gb,a100-sxm4-80gb", "--output", work + "/o", "--no-cache", "-q"]
+                           + env["NEW_ARGS" if mode == "new" else "OLD_ARGS"].split() + [path])
                 s, m, rc = timed(cmd, cores)
                 shutil.rmtree(work, ignore_errors=True)
                 tsv.write(f"{os.path.basename(path)}\t{cores}\t{r}\t{mode}\t{s:.3f}\t{m}\t{rc}\n")

@@ -65,25 +65,31 @@ public final class StackBudgetCheck {
                     .withUnreadable(unreadable.found());
         }
         inputs.relocatable().forEach(warnings::relocatable);
-        KernelIndex index = KernelIndex.of(scans);
-        times.mark("index");
-        // the demangler (an external tool, fed every name) runs while the devices are judged: the verdicts need no
-        // readable names, and nothing else warns meanwhile, so the warnings keep their order
-        // JIT frames first: they warn, and the demangler below may warn while the devices are judged
-        JitFrames jitFrames = scans.isEmpty() ? JitFrames.NONE
-                : JitFrames.compute(request, inputs, scans, index, listener, warnings);
-        times.mark("jit frames");
+        // the demangler (external tools, fed every name) runs while the index is built, the JIT frames are computed and
+        // the devices are judged: none of them needs readable names. Its warnings wait until it ends, so the JIT-frame
+        // stage's warnings come first, as they would with no overlap
+        List<String> demanglerWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.CompletableFuture<Map<String, String>> names = java.util.concurrent.CompletableFuture
-                .supplyAsync(() -> displayNames(request, index, run, warnings), StackBudgetCheck::daemon);
+                .supplyAsync(() -> request.demangler().displayNames(functionNames(scans, run), demanglerWarnings::add),
+                        StackBudgetCheck::daemon);
         List<DeviceResult> devices;
+        KernelIndex index;
+        JitFrames jitFrames;
         try {
+            index = KernelIndex.of(scans);
+            times.mark("index");
+            jitFrames = scans.isEmpty() ? JitFrames.NONE
+                    : JitFrames.compute(request, inputs, scans, index, listener, warnings);
+            times.mark("jit frames");
             // gate (issue 12): suppressions match readable names too, so with some the names come first
-            Exclusion exclusion = gate.suppresses() ? gate.exclusion(index, request, join(names)) : Exclusion.NONE;
+            Exclusion exclusion = gate.suppresses()
+                    ? gate.exclusion(index, request, joinWarning(names, demanglerWarnings, warnings))
+                    : Exclusion.NONE;
             devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames, exclusion);
         } finally {
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }
-        Map<String, String> displayNames = join(names);
+        Map<String, String> displayNames = joinWarning(names, demanglerWarnings, warnings);
         times.mark("verdicts and names");
         if (run != null) {
             warnings.launched(run, displayNames);
@@ -177,14 +183,38 @@ public final class StackBudgetCheck {
         }
     }
 
-    /** Readable names of every function and of every launched kernel no library holds. */
-    private static Map<String, String> displayNames(CheckRequest request, KernelIndex index, LaunchedRun run,
-            CheckWarnings warnings) {
+    /** The names as they end, the demangler's warnings logged once (the first call) after the stages before them. */
+    private static Map<String, String> joinWarning(java.util.concurrent.CompletableFuture<Map<String, String>> names,
+            List<String> pending, CheckWarnings warnings) {
+        Map<String, String> value = join(names);
+        synchronized (pending) {
+            pending.forEach(warnings::warn);
+            pending.clear();
+        }
+        return value;
+    }
+
+    /**
+     * The mangled name of every function {@link KernelIndex#of} indexes (each record's, each PTX entry's of a scan that
+     * lists them) and of every launched kernel no library holds: what the reports show readable.
+     */
+    static Set<String> functionNames(List<LibraryScan> scans, LaunchedRun run) {
         Set<String> names = new HashSet<>();
-        index.imagesByFunction().keySet().forEach(key -> names.add(key.name()));
+        for (LibraryScan scan : scans) {
+            for (io.github.cudastackbudget.core.model.KernelRecord record : scan.records()) {
+                names.add(record.name());
+            }
+            if (scan.ptxEntriesKnown()) {
+                for (String library : scan.libraries()) {
+                    for (io.github.cudastackbudget.core.arch.GpuArch target : scan.ptxArchesOf(library)) {
+                        names.addAll(scan.ptxEntriesOf(library, target));
+                    }
+                }
+            }
+        }
         if (run != null) {
             run.match().unmatched().forEach(kernel -> names.add(kernel.name()));
         }
-        return request.demangler().displayNames(names, warnings::warn);
+        return names;
     }
 }
