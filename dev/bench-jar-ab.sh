@@ -4,11 +4,11 @@
 #
 #   [CARRY=DIR] [OLD=DIR] [ROUNDS=3] [CORES="all 4"] [LIBS="..."] bash dev/bench-jar-ab.sh OUTDIR
 #        CARRY (default .devcarry/bench, from 'bench-cold.sh prepare'): its jre/ and lib/ (the new plugin jar and the
-#        runtime jars); OLD (default CARRY/old): a folder holding the other plugin jar, which replaces lib/'s. Per
+#        runtime jars); OLD (default CARRY/old): the other plugin jar, or a folder holding it, which replaces lib/'s. Per
 #        library and core count, each round runs cuobjdump --dump-resource-usage, then the old and the new jar's
 #        `cli.Main --engine native --no-cache` (3 devices, all reports; the order of old and new alternates by round).
 #        OLD_ARGS / NEW_ARGS: more arguments for the old / the new jar's command line (e.g. NEW_ARGS="--parallelism 16"
-#        with OLD=CARRY/lib: one jar, two settings); JAVA_OPTS: JVM options for both (e.g. -Xmx512m).
+#        with OLD=CARRY/lib/THE-PLUGIN.jar: one jar, two settings); JAVA_OPTS: JVM options for both (e.g. -Xmx512m).
 #        Prints a Markdown table (median (min-max) seconds, cuobjdump/new, old/new, peak RSS) and writes
 #        OUTDIR/ab.md and OUTDIR/ab.tsv.
 set -euo pipefail
@@ -19,7 +19,9 @@ OUT="${1:?usage: $0 OUTDIR}"
 mkdir -p "$OUT"
 JAVA="$CARRY/jre/bin/java"
 NEW_CP="$CARRY/lib/*"
-OLD_CP="$(ls "$OLD"/*.jar | head -n 1):$(ls "$CARRY"/lib/*.jar | grep -v cuda-stack-budget-maven-plugin | tr '\n' ':')"
+OLD_JAR="$OLD"
+[[ -f "$OLD_JAR" ]] || OLD_JAR="$(ls "$OLD"/*.jar | head -n 1)"
+OLD_CP="$OLD_JAR:$(ls "$CARRY"/lib/*.jar | grep -v cuda-stack-budget-maven-plugin | tr '\n' ':')"
 CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
 [[ -x "$CUOBJDUMP" ]] || { echo "(no cuobjdump: its column stays empty)"; CUOBJDUMP=""; }
 ROUNDS="${ROUNDS:-3}" CORES="${CORES:-all 4}" LIBS="${LIBS:-libtorch_cuda.so libcublasLt.so.13 libcudnn_engines_precompiled.so.9}" \
