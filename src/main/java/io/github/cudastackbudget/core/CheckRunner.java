@@ -219,8 +219,10 @@ public final class CheckRunner {
         entry.reports().forEach(report -> files.put(report.format(), report.bytes()));
         List<Path> reports;
         try {
+            java.util.Map<ReportFormat, RunCache.Report> stored = new java.util.EnumMap<>(ReportFormat.class);
+            entry.reports().forEach(report -> stored.put(report.format(), report));
             reports = ReportFiles.writeBytes(options.outputDirectory(), formats, files, stepSummary,
-                    entry.stepSummary());
+                    entry.stepSummary(), (format, file) -> cache.holds(file, stored.get(format)));
         } catch (IOException e) {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(),
                     e);

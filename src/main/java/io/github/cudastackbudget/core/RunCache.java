@@ -55,7 +55,10 @@ final class RunCache {
     /** The entries' file name suffix. */
     static final String SUFFIX = ".run";
 
-    private static final byte[] MAGIC = "cuda-stack-budget check result 1\n".getBytes(StandardCharsets.US_ASCII);
+    /** The entry format; part of the key, so an entry of another format is never looked up. */
+    private static final String FORMAT = "cuda-stack-budget check result 2";
+
+    private static final byte[] MAGIC = (FORMAT + "\n").getBytes(StandardCharsets.US_ASCII);
 
     /** Entries larger than this are not stored (a check of many large libraries; its reports are rewritten). */
     static final long MAX_ENTRY_BYTES = 1L << 30;
@@ -83,8 +86,15 @@ final class RunCache {
         }
     }
 
-    /** One report file: its format and bytes (a view into the entry's bytes). */
-    record Report(ReportFormat format, ByteBuffer bytes) {
+    /**
+     * One report file: its format, bytes (a view into the entry's bytes) and their {@link ContentHash}, by which a
+     * re-check knows that the file in the output directory holds them already.
+     */
+    record Report(ReportFormat format, ByteBuffer bytes, String hash) {
+        /** A report whose hash is computed now. */
+        Report(ReportFormat format, ByteBuffer bytes) {
+            this(format, bytes, ContentHash.of(bytes, Math.max(1, Runtime.getRuntime().availableProcessors())));
+        }
     }
 
     /**
@@ -150,7 +160,7 @@ final class RunCache {
         if (inputs.empty()) {
             return null; // nothing to read, nothing a stored result would save (a project without CUDA code)
         }
-        StringBuilder text = new StringBuilder();
+        StringBuilder text = new StringBuilder(FORMAT + "\n");
         text.append("plugin=").append(KernelCache.pluginVersion()).append('\n');
         text.append("reader=").append(NativeEngine.READER_VERSION).append('\n');
         text.append("frontend=").append(options.frontend().getClass().getName()).append('\n');
@@ -184,6 +194,7 @@ final class RunCache {
             }
         }
         for (Path tool : request.demangler().tools()) {
+            // remembered like the inputs: a fresh JVM spent most of a hit's key hashing the demanglers (issue 11)
             text.append("demangler=").append(tool).append('\t').append(contentOf(tool, 1)).append('\n');
         }
         text.append(inputs.text());
@@ -204,11 +215,31 @@ final class RunCache {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private static String contentOf(Path file, int threads) throws IOException {
+    private String contentOf(Path file, int threads) throws IOException {
         try {
-            return Files.size(file) + " " + ContentHash.of(file, threads);
+            return Files.size(file) + " " + hashes.of(file, threads).value();
         } catch (NoSuchFileException e) {
             return "absent";
+        }
+    }
+
+    /**
+     * Whether {@code file} holds the report's bytes already: a regular file (not a link) of its size whose hash is
+     * remembered as the report's ({@link io.github.cudastackbudget.core.cache.HashMemo}: unchanged since hashed, a
+     * look at the file's status), else read and hashed once (and then remembered where that is safe). Any doubt is a
+     * no: the file is written.
+     */
+    boolean holds(Path file, Report report) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isRegularFile() || attributes.size() != report.bytes().remaining()) {
+                return false;
+            }
+            return hashes.of(file, Math.max(1, Runtime.getRuntime().availableProcessors())).value()
+                    .equals(report.hash());
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -283,6 +314,7 @@ final class RunCache {
         out.writeInt(entry.reports().size());
         for (Report report : entry.reports()) {
             string(out, report.format().name());
+            string(out, report.hash());
             ByteBuffer bytes = report.bytes().duplicate();
             out.writeInt(bytes.remaining());
             if (bytes.hasArray()) {
@@ -338,8 +370,9 @@ final class RunCache {
             } catch (IllegalArgumentException e) {
                 throw new IOException("it names an unknown report format");
             }
+            String hash = in.string();
             int length = in.count();
-            reports.add(new Report(format, in.slice(length)));
+            reports.add(new Report(format, in.slice(length), hash));
         }
         if (in.position() != body) {
             throw new IOException("it has " + (body - in.position()) + " bytes after its last report");

@@ -145,6 +145,41 @@ class RunCacheTest {
     }
 
     @Test
+    void aHitLeavesReportsThatHoldItsBytesAloneAndRewritesTheOthers() throws Exception {
+        Path cache = tmp.resolve("cache");
+        Path library = copy("libframes.so");
+        CheckOptions options = options(library, cache);
+        Run first = run(options);
+        Path out = tmp.resolve("out");
+        Path json = out.resolve("cuda-stack-budget.json");
+        Path text = out.resolve("cuda-stack-budget.txt");
+        Path html = out.resolve("cuda-stack-budget.html");
+        Thread.sleep(2_100); // the reports are then old enough to be remembered once hashed
+        Object jsonInode = Files.getAttribute(json, "unix:ino");
+        java.nio.file.attribute.FileTime jsonTime = Files.getLastModifiedTime(json);
+
+        Run second = run(options);
+        assertThat(second.replayed()).isTrue();
+        assertThat(Files.getAttribute(json, "unix:ino")).as("the JSON report was not written again")
+                .isEqualTo(jsonInode);
+        assertThat(Files.getLastModifiedTime(json)).isEqualTo(jsonTime);
+        assertThat(second.reports().keySet()).isEqualTo(first.reports().keySet());
+        first.reports().forEach((name, bytes) -> assertThat(second.reports().get(name)).as(name).isEqualTo(bytes));
+
+        // the same size, another byte: written again; a deleted report: written again
+        byte[] changed = Files.readAllBytes(text);
+        changed[changed.length / 2] ^= 1;
+        Files.write(text, changed);
+        Files.delete(html);
+        Run third = run(options);
+        assertThat(third.replayed()).isTrue();
+        assertThat(third.reports().keySet()).isEqualTo(first.reports().keySet());
+        first.reports().forEach((name, bytes) -> assertThat(third.reports().get(name)).as(name).isEqualTo(bytes));
+        assertThat(Files.getAttribute(json, "unix:ino")).isEqualTo(jsonInode);
+        assertThat(third.outcome().reports()).contains(json, text, html);
+    }
+
+    @Test
     void aChangedByteAnotherOptionOrFormatIsAnotherEntry() throws Exception {
         Path cache = tmp.resolve("cache");
         Path library = copy("libframes.so");

@@ -101,6 +101,16 @@ public final class ReportFiles {
     public static List<Path> writeBytes(Path directory, Set<ReportFormat> formats,
             java.util.Map<ReportFormat, java.nio.ByteBuffer> files, Path stepSummary, String markdown)
             throws IOException {
+        return writeBytes(directory, formats, files, stepSummary, markdown, (format, file) -> false);
+    }
+
+    /**
+     * The same, leaving alone each file that {@code unchanged} says holds its bytes already (the check-result cache
+     * knows the files it wrote before: a re-check of an unchanged build need not write them again).
+     */
+    public static List<Path> writeBytes(Path directory, Set<ReportFormat> formats,
+            java.util.Map<ReportFormat, java.nio.ByteBuffer> files, Path stepSummary, String markdown,
+            java.util.function.BiPredicate<ReportFormat, Path> unchanged) throws IOException {
         if (!files.keySet().equals(formats)) {
             throw new IllegalArgumentException("the stored reports " + files.keySet() + " are not the formats "
                     + formats);
@@ -110,7 +120,8 @@ public final class ReportFiles {
         List<Callable<Path>> writers = new ArrayList<>();
         for (java.util.Map.Entry<ReportFormat, java.nio.ByteBuffer> file : files.entrySet()) {
             java.nio.ByteBuffer bytes = file.getValue().duplicate();
-            writers.add(() -> atomically(directory, file.getKey(), out -> {
+            Path target = directory.resolve(file.getKey().fileName());
+            writers.add(() -> unchanged.test(file.getKey(), target) ? target : atomically(directory, file.getKey(), out -> {
                 if (bytes.hasArray()) {
                     out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
                 } else {
