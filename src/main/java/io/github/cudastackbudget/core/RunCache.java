@@ -224,20 +224,50 @@ final class RunCache {
     }
 
     /**
-     * Whether {@code file} holds the report's bytes already: a regular file (not a link) of its size whose hash is
-     * remembered as the report's ({@link io.github.cudastackbudget.core.cache.HashMemo}: unchanged since hashed, a
-     * look at the file's status), else read and hashed once (and then remembered where that is safe). Any doubt is a
-     * no: the file is written.
+     * Whether {@code file} holds the report's bytes already: a regular file (not a link) of their size whose hash is
+     * remembered as theirs ({@link io.github.cudastackbudget.core.cache.HashMemo}: unchanged since, a look at the
+     * file's status), else whose bytes, read and compared, are theirs (then remembered where that is safe: reading and
+     * comparing costs about what writing does, so only the first re-check after a write pays it). Any doubt is a no:
+     * the file is written.
      */
     boolean holds(Path file, Report report) {
         try {
             java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file,
                     java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            if (!attributes.isRegularFile() || attributes.size() != report.bytes().remaining()) {
+            ByteBuffer expected = report.bytes().duplicate();
+            if (!attributes.isRegularFile() || attributes.size() != expected.remaining()) {
                 return false;
             }
-            return hashes.of(file, Math.max(1, Runtime.getRuntime().availableProcessors())).value()
-                    .equals(report.hash());
+            io.github.cudastackbudget.core.cache.HashMemo.Snapshot before = hashes.snapshot(file);
+            String remembered = hashes.remembered(before);
+            if (remembered != null) {
+                return remembered.equals(report.hash());
+            }
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                    java.nio.file.StandardOpenOption.READ)) {
+                ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(1, expected.remaining())));
+                long position = 0;
+                while (expected.hasRemaining()) {
+                    chunk.clear().limit(Math.min(chunk.capacity(), expected.remaining()));
+                    while (chunk.hasRemaining()) {
+                        if (channel.read(chunk, position + chunk.position()) < 0) {
+                            return false;
+                        }
+                    }
+                    chunk.flip();
+                    ByteBuffer part = expected.slice(expected.position(), chunk.remaining());
+                    if (!part.equals(chunk)) {
+                        return false;
+                    }
+                    position += chunk.remaining();
+                    expected.position(expected.position() + chunk.remaining());
+                }
+                if (channel.size() != position) {
+                    return false;
+                }
+            }
+            hashes.remember(before, report.hash());
+            return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -57,26 +57,57 @@ public final class HashMemo {
      * @throws IOException when the file cannot be read
      */
     public Hash of(Path file, int threads) throws IOException {
-        Status before = directory == null ? null : Status.of(file);
-        Path memo = before == null ? null : directory.resolve(name(file));
-        if (memo != null) {
-            String remembered = lookup(memo, file, before);
-            if (remembered != null) {
-                return new Hash(remembered, true);
-            }
+        Snapshot before = snapshot(file);
+        String remembered = remembered(before);
+        if (remembered != null) {
+            return new Hash(remembered, true);
         }
-        long start = epochNanos(FileTime.fromMillis(System.currentTimeMillis()));
         String hash = ContentHash.of(file, threads);
-        if (memo != null && before.olderThan(start - racyNanos) && before.equals(Status.of(file))) {
-            byte[] text = (MAGIC + "\n" + file.toAbsolutePath().normalize() + "\n" + before.line() + "\n" + hash + "\n")
-                    .getBytes(StandardCharsets.UTF_8);
-            AtomicFiles.write(directory, memo.getFileName().toString(), text); // a failure only costs a later read
-        }
+        remember(before, hash);
         return new Hash(hash, false);
     }
 
+    /**
+     * A file as it is now, taken before its bytes are read: for {@link #remembered} and, once the bytes read are
+     * known to have a hash, {@link #remember}.
+     *
+     * @param status its status (null where there is no memo or no ctime: nothing is remembered)
+     * @param taken  when it was taken (nanoseconds since the epoch)
+     */
+    public record Snapshot(Path file, Status status, long taken) {
+    }
+
+    /** Takes a snapshot of the file (its status and the time); a file that does not exist is an exception. */
+    public Snapshot snapshot(Path file) throws IOException {
+        Status status = directory == null ? null : Status.of(file);
+        return new Snapshot(file, status, epochNanos(FileTime.fromMillis(System.currentTimeMillis())));
+    }
+
+    /** The hash remembered for the file in the snapshot's state, or null (nothing was read). */
+    public String remembered(Snapshot snapshot) {
+        return snapshot.status() == null ? null : lookup(memo(snapshot.file()), snapshot.file(), snapshot.status());
+    }
+
+    /**
+     * Remembers {@code hash} as the hash of the bytes read after the snapshot was taken, where that is safe: the file
+     * was at least {@value #RACY_SECONDS} s old then, and its status is still the snapshot's.
+     */
+    public void remember(Snapshot snapshot, String hash) throws IOException {
+        Status before = snapshot.status();
+        if (before != null && before.olderThan(snapshot.taken() - racyNanos) && before.equals(Status.of(snapshot.file()))) {
+            Path file = snapshot.file();
+            byte[] text = (MAGIC + "\n" + file.toAbsolutePath().normalize() + "\n" + before.line() + "\n" + hash + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            AtomicFiles.write(directory, memo(file).getFileName().toString(), text); // a failure costs a later read
+        }
+    }
+
+    private Path memo(Path file) {
+        return directory.resolve(name(file));
+    }
+
     /** Size, modification and change times (nanoseconds since the epoch), inode and device of a file. */
-    record Status(long size, long modified, long changed, long inode, long device) {
+    public record Status(long size, long modified, long changed, long inode, long device) {
 
         /** The status, or null where the file system does not give a change time. */
         static Status of(Path file) throws IOException {
