@@ -203,4 +203,26 @@ class ToolRunTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("run %d", i).isLessThan(Duration.ofSeconds(30));
         }
     }
+
+    @Test
+    void manyLinesAcrossTheCopyBuffersArriveWholeAndInOrder() throws Exception {
+        // the names fed on stdin come back through cat: megabytes, lines of every length, CRLF ends, no final newline
+        StringBuilder input = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            String line = "_Z" + i + "x".repeat(i % 997) + (i % 5 == 0 ? "\u00e9" : "");
+            expected.add(line);
+            input.append(line).append(i % 7 == 0 ? "\r\n" : "\n");
+        }
+        input.append("last");
+        expected.add("last");
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+        ToolRun run = ToolRun.run(script("exec cat"), List.of(), input.toString().getBytes(StandardCharsets.UTF_8),
+                GENEROUS, lines::add);
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(input.length()).isGreaterThan(5_000_000);
+        assertThat(lines).containsExactlyElementsOf(expected);
+    }
 }
