@@ -141,6 +141,9 @@ public final class NativeEngine implements KernelEngine {
         Map<String, SortedSet<GpuArch>> sass = new TreeMap<>();
         Map<String, SortedSet<GpuArch>> ptx = new TreeMap<>();
         Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries = new TreeMap<>();
+        // one String per distinct name: each cubin's string table gives its own copy, and the stages after the read
+        // compare and hash names many times (equal instances compare at once; a hash is computed once per instance)
+        Map<String, String> names = new java.util.HashMap<>();
         for (DeviceCodeListing.Block block : listing.blocks()) {
             String library = block.label();
             for (DeviceImage image : block.images()) {
@@ -148,13 +151,16 @@ public final class NativeEngine implements KernelEngine {
                 GpuArch arch = image.arch();
                 if (image.isPtx()) {
                     ptx.computeIfAbsent(library, key -> new TreeSet<>()).add(arch);
-                    ptxEntries.computeIfAbsent(library, key -> new TreeMap<>())
-                            .computeIfAbsent(arch, key -> new TreeSet<>()).addAll(image.ptxEntries());
+                    SortedSet<String> entries = ptxEntries.computeIfAbsent(library, key -> new TreeMap<>())
+                            .computeIfAbsent(arch, key -> new TreeSet<>());
+                    for (String name : image.ptxEntries()) {
+                        entries.add(pooled(names, name));
+                    }
                     continue;
                 }
                 sass.computeIfAbsent(library, key -> new TreeSet<>()).add(arch);
                 for (CubinResources.Function function : image.resources().functions()) {
-                    records.add(new KernelRecord(library, arch, function.name(), function.registers(),
+                    records.add(new KernelRecord(library, arch, pooled(names, function.name()), function.registers(),
                             function.stack(), function.stackUnknown(), function.shared(), function.local()));
                 }
             }
@@ -166,6 +172,11 @@ public final class NativeEngine implements KernelEngine {
         long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
         return new LibraryScan(path, new ArrayList<>(libraries), records, sass, ptx, "", elapsed, ptxEntries, true,
                 null, listing.platform());
+    }
+
+    private static String pooled(Map<String, String> pool, String name) {
+        String first = pool.putIfAbsent(name, name);
+        return first == null ? name : first;
     }
 
     private static String noun(BinaryKind kind) {

@@ -214,4 +214,31 @@ class NativeEngineTest {
         assertThat(known.withUsedBy("a:b").ptxEntriesOf("x.so", GpuArch.parse("sm_90"))).containsExactly("k");
         assertThat(known.withUsedBy("a:b").ptxEntriesKnown()).isTrue();
     }
+
+    @Test
+    void equalNamesAreOneStringInstance() throws Exception {
+        // each cubin's string table makes its own copy of a name; the scan keeps one (issue 11: the stages after the
+        // read compare and hash names of hundreds of characters many times)
+        LibraryScan scan = new NativeEngine(2).read(NativeTestFiles.testCuda("libjitmixed.so"));
+        java.util.Map<String, String> first = new java.util.HashMap<>();
+        int shared = 0;
+        for (KernelRecord record : scan.records()) {
+            String earlier = first.putIfAbsent(record.name(), record.name());
+            if (earlier != null) {
+                assertThat(record.name()).isSameAs(earlier);
+                shared++;
+            }
+        }
+        for (java.util.Map<GpuArch, java.util.SortedSet<String>> byTarget : scan.ptxEntries().values()) {
+            for (java.util.SortedSet<String> entries : byTarget.values()) {
+                for (String name : entries) {
+                    if (first.containsKey(name)) {
+                        assertThat(name).isSameAs(first.get(name));
+                        shared++;
+                    }
+                }
+            }
+        }
+        assertThat(shared).as("names found in more than one image").isGreaterThan(3);
+    }
 }
