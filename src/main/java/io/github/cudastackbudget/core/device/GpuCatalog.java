@@ -1,9 +1,5 @@
 package io.github.cudastackbudget.core.device;
 
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.csv.CsvFactory;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.github.cudastackbudget.core.arch.ComputeCapability;
 import io.github.cudastackbudget.core.text.InvalidValueException;
 import java.io.IOException;
@@ -20,12 +16,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The bundled GPU catalog ({@code gpu-catalog.csv}): compute capability, SM count, resident threads per SM and memory
+ * The bundled GPU catalog ({@code gpu-catalog.tsv}): compute capability, SM count, resident threads per SM and memory
  * of common GPUs, each row with the source of its figures.
  */
 public final class GpuCatalog {
 
-    private static final String RESOURCE = "gpu-catalog.csv";
+    private static final String RESOURCE = "gpu-catalog.tsv";
     private static volatile GpuCatalog bundled;
 
     private final Map<String, Entry> entries;
@@ -52,46 +48,54 @@ public final class GpuCatalog {
     }
 
     /**
-     * Reads a catalog in the bundled CSV layout (header row with id, names, compute_capability, ...). Rows come through
-     * jackson-dataformat-csv's streaming parser, not a {@code CsvMapper}: every check reads the catalog, and the mapper
-     * would start jackson-databind for it (about 0.3 s of a cold build, issue 11).
+     * Reads a catalog in the bundled layout: UTF-8 lines of tab-separated fields (no quoting: no field holds a tab or a
+     * line break), a header line with id, names, compute_capability, ... first. Every check reads the catalog, each
+     * time with the plugin's classes loaded fresh: the JDK reads tab-separated lines at once, where a CSV parser's
+     * classes and tables cost a cached re-check about half of its time (issue 11).
      */
-    public static GpuCatalog read(InputStream csv) throws IOException {
+    public static GpuCatalog read(InputStream tsv) throws IOException {
         Map<String, Entry> entries = new LinkedHashMap<>();
-        try (CsvParser rows = new CsvFactory().createParser(csv)) {
-            rows.setSchema(CsvSchema.emptySchema().withHeader());
-            for (Map<String, String> row = nextRow(rows); row != null; row = nextRow(rows)) {
-                Entry entry = new Entry(row.get("id"),
-                        Arrays.stream(row.get("names").split("\\|")).map(String::strip).toList(),
-                        ComputeCapability.parse(row.get("compute_capability")),
+        java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(tsv,
+                java.nio.charset.StandardCharsets.UTF_8));
+        String headerLine = lines.readLine();
+        if (headerLine == null) {
+            throw new IOException("catalog: no header line");
+        }
+        List<String> header = List.of(headerLine.split("\t", -1));
+        int number = 1;
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            number++;
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] fields = line.split("\t", -1);
+            if (fields.length != header.size()) {
+                throw new IOException("catalog line " + number + ": " + fields.length + " tab-separated fields, the "
+                        + "header has " + header.size());
+            }
+            Map<String, String> row = new HashMap<>();
+            for (int i = 0; i < fields.length; i++) {
+                row.put(header.get(i), fields[i]);
+            }
+            List<String> names = new ArrayList<>();
+            for (String name : row.getOrDefault("names", "").split("\\|")) {
+                names.add(name.strip());
+            }
+            Entry entry;
+            try {
+                entry = new Entry(row.get("id"), names, ComputeCapability.parse(row.get("compute_capability")),
                         Integer.parseInt(row.get("sm_count")), Integer.parseInt(row.get("max_threads_per_sm")),
                         Long.parseLong(row.get("max_resident_threads")), Long.parseLong(row.get("memory_bytes")),
                         row.getOrDefault("source", ""), row.getOrDefault("notes", ""));
-                if ((long) entry.smCount() * entry.maxThreadsPerSm() != entry.maxResidentThreads()) {
-                    throw new IOException("catalog row " + entry.id() + ": sm_count x max_threads_per_sm != max_resident_threads");
-                }
-                entries.put(entry.id(), entry);
+            } catch (RuntimeException e) {
+                throw new IOException("catalog line " + number + ": " + e.getMessage(), e);
             }
+            if ((long) entry.smCount() * entry.maxThreadsPerSm() != entry.maxResidentThreads()) {
+                throw new IOException("catalog row " + entry.id() + ": sm_count x max_threads_per_sm != max_resident_threads");
+            }
+            entries.put(entry.id(), entry);
         }
         return new GpuCatalog(entries);
-    }
-
-    /** The next row as column name to value, or null after the last. */
-    private static Map<String, String> nextRow(CsvParser rows) throws IOException {
-        JsonToken token = rows.nextToken();
-        if (token == null) {
-            return null;
-        }
-        if (token != JsonToken.START_OBJECT) {
-            throw new IOException("catalog: expected a row at " + rows.currentLocation() + ", found " + token);
-        }
-        Map<String, String> row = new HashMap<>();
-        while (rows.nextToken() == JsonToken.FIELD_NAME) {
-            String column = rows.currentName();
-            rows.nextToken();
-            row.put(column, rows.getText());
-        }
-        return row;
     }
 
     public List<Entry> entries() {

@@ -128,16 +128,23 @@ class GpuCatalogTest {
 
     @Test
     void readsACustomCatalogAndRejectsInconsistentRows() throws IOException {
-        String header = "id,names,compute_capability,sm_count,max_threads_per_sm,max_resident_threads,memory_bytes,source,notes\n";
+        String header = "id\tnames\tcompute_capability\tsm_count\tmax_threads_per_sm\tmax_resident_threads\t"
+                + "memory_bytes\tsource\tnotes\n";
         GpuCatalog good = GpuCatalog.read(new ByteArrayInputStream((header
-                + "x1,\"X One | X One Pro\",8.6,10,1536,15360,1073741824,\"here, there\",n\n")
+                + "x1\tX One | X One Pro\t8.6\t10\t1536\t15360\t1073741824\there, \"there\"\tn\n")
                 .getBytes(StandardCharsets.UTF_8)));
         assertThat(good.entries()).hasSize(1);
         assertThat(good.require("x1").names()).containsExactly("X One", "X One Pro");
-        assertThat(good.require("x1").source()).isEqualTo("here, there");
+        assertThat(good.require("x1").source()).isEqualTo("here, \"there\"");
+        assertThatThrownBy(() -> GpuCatalog.read(new ByteArrayInputStream((header + "x2\tX Two\t8.6\t10\n")
+                .getBytes(StandardCharsets.UTF_8)))).isInstanceOf(IOException.class)
+                .hasMessage("catalog line 2: 4 tab-separated fields, the header has 9");
+        assertThatThrownBy(() -> GpuCatalog.read(new ByteArrayInputStream((header
+                + "x3\tX\t8.6\tten\t1536\t15360\t1\ts\tn\n").getBytes(StandardCharsets.UTF_8))))
+                .isInstanceOf(IOException.class).hasMessageStartingWith("catalog line 2: For input string: \"ten\"");
 
         assertThatThrownBy(() -> GpuCatalog.read(new ByteArrayInputStream((header
-                + "bad,Bad,8.6,10,1536,15361,1073741824,s,n\n").getBytes(StandardCharsets.UTF_8))))
+                + "bad\tBad\t8.6\t10\t1536\t15361\t1073741824\ts\tn\n").getBytes(StandardCharsets.UTF_8))))
                 .isInstanceOf(IOException.class)
                 .hasMessage("catalog row bad: sm_count x max_threads_per_sm != max_resident_threads");
     }
