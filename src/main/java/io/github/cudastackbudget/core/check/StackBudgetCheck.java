@@ -75,18 +75,38 @@ public final class StackBudgetCheck {
         List<DeviceResult> devices;
         KernelIndex index;
         JitFrames jitFrames;
+        java.util.concurrent.CompletableFuture<String> jitHint = null;
         try {
             index = KernelIndex.of(scans);
             times.mark("index");
-            jitFrames = scans.isEmpty() ? JitFrames.NONE
-                    : JitFrames.compute(request, inputs, scans, index, listener, warnings);
+            // with jitFrames off the stage only says which functions would be JIT-compiled: found while the devices
+            // are judged, and logged after them (nothing logs in between: the order of the lines is unchanged)
+            if (scans.isEmpty()) {
+                jitFrames = JitFrames.NONE;
+            } else if (request.jit().mode() == JitOptions.Mode.OFF && !gate.suppresses()) {
+                KernelIndex indexed = index;
+                jitHint = java.util.concurrent.CompletableFuture.supplyAsync(() -> JitFrames.offHint(request, indexed),
+                        StackBudgetCheck::daemon);
+                jitFrames = JitFrames.NONE;
+            } else {
+                jitFrames = JitFrames.compute(request, inputs, scans, index, listener, warnings);
+            }
             times.mark("jit frames");
             // gate (issue 12): suppressions match readable names too, so with some the names come first
             Exclusion exclusion = gate.suppresses()
                     ? gate.exclusion(index, request, joinWarning(names, demanglerWarnings, warnings))
                     : Exclusion.NONE;
             devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames, exclusion);
+            if (jitHint != null) {
+                String hint = join(jitHint);
+                if (hint != null) {
+                    listener.info(hint);
+                }
+            }
         } finally {
+            if (jitHint != null) {
+                jitHint.handle((value, failure) -> value).join();
+            }
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }
         Map<String, String> displayNames = joinWarning(names, demanglerWarnings, warnings);
@@ -169,7 +189,7 @@ public final class StackBudgetCheck {
         thread.start();
     }
 
-    private static Map<String, String> join(java.util.concurrent.CompletableFuture<Map<String, String>> names) {
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> names) {
         try {
             return names.join();
         } catch (java.util.concurrent.CompletionException e) {
