@@ -4,7 +4,7 @@
 #
 #   [CARRY=DIR] [OLD=DIR] [ROUNDS=3] [CORES="all 4"] [LIBS="..."] bash dev/bench-jar-ab.sh OUTDIR
 #        CARRY (default .devcarry/bench, from 'bench-cold.sh prepare'): its jre/ and lib/ (the new plugin jar and the
-#        runtime jars); OLD (default CARRY/old): the other plugin jar, or a folder holding it, which replaces lib/'s. Per
+#        runtime jars); OLD (default CARRY/old): the other plugin jar, or a folder holding it (and any runtime jar it needs that lib/ lacks), which replaces lib/'s. Per
 #        library and core count, each round runs cuobjdump --dump-resource-usage, then the old and the new jar's
 #        `cli.Main --engine native --no-cache` (3 devices, all reports; the order of old and new alternates by round).
 #        OLD_ARGS / NEW_ARGS: more arguments for the old / the new jar's command line (e.g. NEW_ARGS="--parallelism 16"
@@ -20,7 +20,7 @@ mkdir -p "$OUT"
 JAVA="$CARRY/jre/bin/java"
 NEW_CP="$CARRY/lib/*"
 OLD_JAR="$OLD"
-[[ -f "$OLD_JAR" ]] || OLD_JAR="$(ls "$OLD"/*.jar | head -n 1)"
+[[ -f "$OLD_JAR" ]] || OLD_JAR="$(ls "$OLD"/*.jar | tr '\n' ':')"
 OLD_CP="$OLD_JAR:$(ls "$CARRY"/lib/*.jar | grep -v cuda-stack-budget-maven-plugin | tr '\n' ':')"
 CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
 [[ -x "$CUOBJDUMP" ]] || { echo "(no cuobjdump: its column stays empty)"; CUOBJDUMP=""; }
