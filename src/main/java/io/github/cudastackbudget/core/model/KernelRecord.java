@@ -47,8 +47,10 @@ public record KernelRecord(String library, GpuArch arch, String name, int regist
     public record FunctionKey(String library, String name) implements Comparable<FunctionKey> {
         @Override
         public int compareTo(FunctionKey other) {
-            int byLibrary = library.compareTo(other.library);
-            return byLibrary != 0 ? byLibrary : name.compareTo(other.name);
+            // a scan holds one String per name and label (NativeEngine, the kernel cache): the same instance is equal
+            // at once, where String.compareTo would walk names of hundreds of characters
+            int byLibrary = library == other.library ? 0 : library.compareTo(other.library);
+            return byLibrary != 0 ? byLibrary : name == other.name ? 0 : name.compareTo(other.name);
         }
     }
 }

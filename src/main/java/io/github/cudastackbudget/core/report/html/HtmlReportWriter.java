@@ -94,6 +94,12 @@ public final class HtmlReportWriter {
      * @param frontend spells the options the page names
      */
     public static void render(ReportModel model, int top, Frontend frontend, Writer writer) throws IOException {
+        // the data block (every record, the names front-coded: most of a large page's time) is built while the rest
+        // of the page is written (issue 11)
+        java.util.concurrent.FutureTask<String> data = new java.util.concurrent.FutureTask<>(() -> KernelData.json(model));
+        Thread builder = new Thread(data, "cuda-stack-budget-page-data");
+        builder.setDaemon(true);
+        builder.start();
         HtmlReportWriter page = new HtmlReportWriter(model, top, frontend);
         page.head();
         page.summary();
@@ -117,10 +123,38 @@ public final class HtmlReportWriter {
         page.foot();
         writer.write(page.out.toString());
         writer.write("<script type=\"application/json\" id=\"csb-data\">");
-        writer.write(KernelData.json(model));
+        writer.write(dataBlock(data));
         writer.write("</script>\n<script>\n");
         writer.write(resource("page.js"));
         writer.write("</script>\n</body>\n</html>\n");
+    }
+
+    private static String dataBlock(java.util.concurrent.FutureTask<String> data) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return data.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the block is finished anyway: a page is never written without it
+                }
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** The page as a string (tests, small reports). */
