@@ -130,6 +130,16 @@ public final class FuzzTargets {
 
     public static final class Fatbin {
         private static final EntryDecompressor DECOMPRESSOR = new EntryDecompressor(MAX_ENTRY);
+        private static final java.nio.file.Path FILE;
+
+        static {
+            try {
+                FILE = Files.createTempFile("fuzz-fatbin", ".fatbin");
+                FILE.toFile().deleteOnExit();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
 
         public static void fuzzerTestOneInput(byte[] data) {
             contract(() -> {
@@ -138,6 +148,36 @@ public final class FuzzTargets {
                     DECOMPRESSOR.payload(entry, "fuzz.fatbin");
                 }
             });
+            // the differential oracle of the file reader: the same bytes read from a file a window at a time give the
+            // same entries, or the same error, as the walk over them in memory
+            String inMemory = walk(region("fuzz.fatbin", data));
+            String windowed;
+            try {
+                Files.write(FILE, data);
+                try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(FILE)) {
+                    windowed = walk(ByteRegion.read("fuzz.fatbin", channel));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (!inMemory.equals(windowed)) {
+                throw new AssertionError("the windowed walk differs from the in-memory walk:\n" + inMemory + "\n---\n"
+                        + windowed);
+            }
+        }
+
+        private static String walk(ByteRegion region) {
+            StringBuilder found = new StringBuilder();
+            try {
+                for (FatbinWalker.Entry entry : FatbinWalker.entries(region)) {
+                    found.append(entry.header()).append(" @").append(entry.payloadOffset()).append(' ')
+                            .append(entry.storedSize()).append(' ')
+                            .append(java.util.Arrays.hashCode(entry.payloadBytes())).append('\n');
+                }
+            } catch (BinaryFormatException e) {
+                found.append("error: ").append(e.getMessage());
+            }
+            return found.toString();
         }
     }
 
