@@ -98,32 +98,44 @@ final class JitFrames implements JitFrameLookup {
     }
 
     /**
-     * Computes the frames the devices need.
-     *
-     * @param scans  every library read
-     * @param index  their index
-     * @param inputs where the JAR entries' bytes are
+     * What the devices would JIT-compile: per (library, PTX, target) the names (where {@code jobs} asks for them), the
+     * functions, and the devices as the messages name them.
      */
-    /**
-     * With {@code jitFrames} off: the one line that says which functions the devices would JIT-compile (and how to have
-     * their frames computed), or null when none would; what {@link #compute} logs in that mode, without logging it, so
-     * that it can be found while the devices are judged (issue 11: 0.1 s of a cold check on one thread).
-     */
-    static String offHint(CheckRequest request, KernelIndex index) {
+    private record Needed(Map<Job, Set<String>> jobs, Set<FunctionKey> functions, Set<String> devices) {
+    }
+
+    private static Needed needed(CheckRequest request, KernelIndex index, boolean jobs) {
+        Map<Job, Set<String>> needed = new TreeMap<>(Comparator.comparing(Job::library)
+                .thenComparing(Job::ptx).thenComparing(Job::target));
         Set<String> devices = new LinkedHashSet<>();
-        Set<FunctionKey> jitFunctions = new java.util.HashSet<>();
+        Set<FunctionKey> functions = new java.util.HashSet<>();
         for (DeviceTarget device : request.devices()) {
             ComputeCapability capability = device.device().capability();
             for (var entry : index.imagesByFunction().entrySet()) {
                 FunctionChoice choice = ImageSelector.choose(entry.getKey(), entry.getValue(),
                         index.ptxTargets(entry.getKey()), capability);
                 if (choice.outcome() == FunctionChoice.Outcome.JIT) {
-                    jitFunctions.add(entry.getKey());
+                    if (jobs) {
+                        needed.computeIfAbsent(new Job(entry.getKey().library(), choice.jitFrom(),
+                                target(choice.jitFrom(), capability)), key -> new TreeSet<>())
+                                .add(entry.getKey().name());
+                    }
+                    functions.add(entry.getKey());
                     devices.add(device.device().name() + " (" + capability.smName() + ")");
                 }
             }
         }
-        return jitFunctions.isEmpty() ? null : hint(request, jitFunctions.size(), devices);
+        return new Needed(needed, functions, devices);
+    }
+
+    /**
+     * With {@code jitFrames} off: the one line that says which functions the devices would JIT-compile (and how to have
+     * their frames computed), or null when none would; what {@link #compute} logs in that mode, without logging it, so
+     * that it can be found while the devices are judged (issue 11: 0.1 s of a cold check on one thread).
+     */
+    static String offHint(CheckRequest request, KernelIndex index) {
+        Needed needed = needed(request, index, false);
+        return needed.functions().isEmpty() ? null : hint(request, needed.functions().size(), needed.devices());
     }
 
     private static String hint(CheckRequest request, int functions, Set<String> devices) {
@@ -132,31 +144,22 @@ final class JitFrames implements JitFrameLookup {
                 + " computes them with ptxas";
     }
 
+    /**
+     * Computes the frames the devices need.
+     *
+     * @param scans  every library read
+     * @param index  their index
+     * @param inputs where the JAR entries' bytes are
+     */
     static JitFrames compute(CheckRequest request, Inputs inputs, List<LibraryScan> scans, KernelIndex index,
             CheckProgress listener, CheckWarnings warnings) {
         JitOptions options = request.jit();
-        // (library, ptx, target) -> names, and which devices need it (for the messages)
-        Map<Job, Set<String>> needed = new TreeMap<>(Comparator.comparing(Job::library)
-                .thenComparing(Job::ptx).thenComparing(Job::target));
-        Set<String> devices = new LinkedHashSet<>();
-        Set<FunctionKey> jitFunctions = new TreeSet<>();
-        for (DeviceTarget device : request.devices()) {
-            ComputeCapability capability = device.device().capability();
-            for (var entry : index.imagesByFunction().entrySet()) {
-                FunctionChoice choice = ImageSelector.choose(entry.getKey(), entry.getValue(),
-                        index.ptxTargets(entry.getKey()), capability);
-                if (choice.outcome() == FunctionChoice.Outcome.JIT) {
-                    needed.computeIfAbsent(new Job(entry.getKey().library(), choice.jitFrom(),
-                            target(choice.jitFrom(), capability)), key -> new TreeSet<>()).add(entry.getKey().name());
-                    jitFunctions.add(entry.getKey());
-                    devices.add(device.device().name() + " (" + capability.smName() + ")");
-                }
-            }
-        }
+        Needed jit = needed(request, index, true);
+        Map<Job, Set<String>> needed = jit.jobs();
         if (needed.isEmpty()) {
             return NONE;
         }
-        String hint = hint(request, jitFunctions.size(), devices);
+        String hint = hint(request, jit.functions().size(), jit.devices());
         if (options.mode() == JitOptions.Mode.OFF) {
             listener.info(hint);
             return NONE;
