@@ -194,7 +194,7 @@ final class RunCache {
             }
         }
         for (Path tool : request.demangler().tools()) {
-            // remembered like the inputs: a fresh JVM spent most of a hit's key hashing the demanglers (issue 11)
+            // remembered like the inputs: a hit reads none of the demanglers' bytes while they are unchanged
             text.append("demangler=").append(tool).append('\t').append(contentOf(tool, 1)).append('\n');
         }
         text.append(inputs.text());

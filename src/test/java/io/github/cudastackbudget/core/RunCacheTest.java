@@ -144,6 +144,11 @@ class RunCacheTest {
                 + size + " bytes hashed in "));
     }
 
+    private static void assertSameReports(Run actual, Run expected) {
+        assertThat(actual.reports().keySet()).isEqualTo(expected.reports().keySet());
+        expected.reports().forEach((name, bytes) -> assertThat(actual.reports().get(name)).as(name).isEqualTo(bytes));
+    }
+
     @Test
     void aHitLeavesReportsThatHoldItsBytesAloneAndRewritesTheOthers() throws Exception {
         Path cache = tmp.resolve("cache");
@@ -163,8 +168,7 @@ class RunCacheTest {
         assertThat(Files.getAttribute(json, "unix:ino")).as("the JSON report was not written again")
                 .isEqualTo(jsonInode);
         assertThat(Files.getLastModifiedTime(json)).isEqualTo(jsonTime);
-        assertThat(second.reports().keySet()).isEqualTo(first.reports().keySet());
-        first.reports().forEach((name, bytes) -> assertThat(second.reports().get(name)).as(name).isEqualTo(bytes));
+        assertSameReports(second, first);
 
         // the same size, another byte: written again; a deleted report: written again
         byte[] changed = Files.readAllBytes(text);
@@ -173,8 +177,7 @@ class RunCacheTest {
         Files.delete(html);
         Run third = run(options);
         assertThat(third.replayed()).isTrue();
-        assertThat(third.reports().keySet()).isEqualTo(first.reports().keySet());
-        first.reports().forEach((name, bytes) -> assertThat(third.reports().get(name)).as(name).isEqualTo(bytes));
+        assertSameReports(third, first);
         assertThat(Files.getAttribute(json, "unix:ino")).isEqualTo(jsonInode);
         assertThat(third.outcome().reports()).contains(json, text, html);
     }

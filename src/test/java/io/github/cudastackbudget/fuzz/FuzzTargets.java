@@ -89,6 +89,17 @@ public final class FuzzTargets {
         }
     }
 
+    /** A temporary file a target writes each input to, deleted when the JVM exits. */
+    static Path scratchFile(String prefix, String suffix) {
+        try {
+            Path file = Files.createTempFile(prefix, suffix);
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static ByteRegion region(String source, byte[] data) {
         return ByteRegion.of(source, ByteBuffer.wrap(data));
     }
@@ -130,16 +141,7 @@ public final class FuzzTargets {
 
     public static final class Fatbin {
         private static final EntryDecompressor DECOMPRESSOR = new EntryDecompressor(MAX_ENTRY);
-        private static final java.nio.file.Path FILE;
-
-        static {
-            try {
-                FILE = Files.createTempFile("fuzz-fatbin", ".fatbin");
-                FILE.toFile().deleteOnExit();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        private static final Path FILE = scratchFile("fuzz-fatbin", ".fatbin");
 
         public static void fuzzerTestOneInput(byte[] data) {
             contract(() -> {
@@ -230,16 +232,7 @@ public final class FuzzTargets {
     }
 
     public static final class LaunchLog {
-        private static final Path FILE;
-
-        static {
-            try {
-                FILE = Files.createTempFile("fuzz-launch", ".log");
-                FILE.toFile().deleteOnExit();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        private static final Path FILE = scratchFile("fuzz-launch", ".log");
 
         public static void fuzzerTestOneInput(byte[] data) {
             contract(() -> {
