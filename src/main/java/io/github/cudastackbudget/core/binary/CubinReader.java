@@ -6,7 +6,6 @@ import io.github.cudastackbudget.core.arch.GpuArch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -52,7 +51,7 @@ public final class CubinReader {
     private static final int ST_OTHER_ENTRY = 0x10;
     private static final long UNKNOWN_STACK = 0xFFFFFFFFL;
 
-    private static final byte[] TEXT_PREFIX = ".text.".getBytes(StandardCharsets.US_ASCII);
+    private static final String TEXT = ".text.";
 
     private CubinReader() {
     }
@@ -107,26 +106,27 @@ public final class CubinReader {
         long[] local = new long[sectionCount];
         @SuppressWarnings("unchecked")
         List<CubinResources.ConstantBank>[] constants = new List[sectionCount];
+        // issue 11: the names are tested on the section-name table's text, never made Strings (a cubin has several
+        // sections per function)
         for (ElfFile.Section section : sections) {
-            String name = section.name();
-            if (!name.startsWith(".nv.")) {
+            if (!section.nameStartsWith(".nv.")) {
                 continue;
             }
-            if (name.equals(".nv.info")) {
+            if (section.nameIs(".nv.info")) {
                 readInfo(elf, section, regCount, minStack);
-            } else if (name.equals(".nv.global") || name.equals(".nv.global.init")) {
+            } else if (section.nameIs(".nv.global") || section.nameIs(".nv.global.init")) {
                 global += section.size();
-            } else if (name.startsWith(".nv.shared.")) {
-                if (!name.startsWith(".nv.shared.reserved.") && owner(section, sectionCount) > 0) {
+            } else if (section.nameStartsWith(".nv.shared.")) {
+                if (!section.nameStartsWith(".nv.shared.reserved.") && owner(section, sectionCount) > 0) {
                     shared[owner(section, sectionCount)] = section.size();
                 }
-            } else if (name.startsWith(".nv.local.")) {
+            } else if (section.nameStartsWith(".nv.local.")) {
                 if (owner(section, sectionCount) > 0) {
                     local[owner(section, sectionCount)] = section.size();
                 }
-            } else if (name.startsWith(".nv.constant")) {
+            } else if (section.nameStartsWith(".nv.constant")) {
                 int digitsEnd = ".nv.constant".length();
-                while (digitsEnd < name.length() && Character.isDigit(name.charAt(digitsEnd))) {
+                while (Character.isDigit(section.nameChar(digitsEnd))) {
                     digitsEnd++;
                 }
                 if (digitsEnd == ".nv.constant".length() || digitsEnd - ".nv.constant".length() > 4) {
@@ -134,12 +134,13 @@ public final class CubinReader {
                 }
                 int bank = 0; // at most four digits (checked above): no overflow, no substring
                 for (int digit = ".nv.constant".length(); digit < digitsEnd; digit++) {
-                    bank = bank * 10 + Character.digit(name.charAt(digit), 10);
+                    bank = bank * 10 + Character.digit(section.nameChar(digit), 10);
                 }
                 CubinResources.ConstantBank figure = new CubinResources.ConstantBank(bank, section.size());
-                if (digitsEnd == name.length()) {
+                char after = section.nameChar(digitsEnd);
+                if (after == 0) {
                     common.add(figure);
-                } else if (name.charAt(digitsEnd) == '.' && owner(section, sectionCount) > 0) {
+                } else if (after == '.' && owner(section, sectionCount) > 0) {
                     int owner = owner(section, sectionCount);
                     if (constants[owner] == null) {
                         constants[owner] = new ArrayList<>(2);
@@ -159,11 +160,8 @@ public final class CubinReader {
             if (text <= 0) {
                 continue;
             }
-            String sectionName = sections.get(text).name();
-            if (!sectionName.startsWith(".text.")) {
-                continue;
-            }
-            if (symbols.nameEquals(symbol, sectionName, TEXT_PREFIX.length)) {
+            ElfFile.Section textSection = sections.get(text);
+            if (textSection.nameStartsWith(TEXT) && symbols.nameEquals(symbol, textSection, TEXT.length())) {
                 found.add(new long[] {text, symbol});
             }
         }
@@ -178,7 +176,7 @@ public final class CubinReader {
             int registers = kernel && regCount[symbol] >= 0 ? (int) regCount[symbol] : (int) (textSection.info() >>> 24);
             long stack = minStack[symbol] < 0 ? 0 : minStack[symbol];
             boolean unknown = stack == UNKNOWN_STACK;
-            functions.add(new CubinResources.Function(textSection.name().substring(TEXT_PREFIX.length), kernel,
+            functions.add(new CubinResources.Function(textSection.nameFrom(TEXT.length()), kernel,
                     registers, unknown ? 0 : stack, unknown, shared[text], local[text],
                     constants[text] == null ? List.of() : constants[text]));
         }
@@ -223,7 +221,7 @@ public final class CubinReader {
 
     private static boolean acceleratorTarget(ElfFile elf) throws BinaryFormatException {
         for (ElfFile.Section section : elf.sections()) {
-            if (section.name().equals(".nv.compat")) {
+            if (section.nameIs(".nv.compat")) {
                 ByteBuffer records = elf.contents(section);
                 int position = 0;
                 while (position + 4 <= records.limit()) {

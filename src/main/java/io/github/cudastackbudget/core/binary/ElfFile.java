@@ -36,9 +36,143 @@ public final class ElfFile {
     /** A larger section-name string table than any real file has (they are kilobytes); guards corrupt sizes. */
     private static final long MAX_SECTION_NAMES = 64L << 20;
 
-    /** One section header. Sizes and offsets are unsigned 64-bit values; over {@code Long.MAX_VALUE} they fail. */
-    public record Section(int index, String name, long type, long flags, long offset, long size, long link, long info,
-            long entrySize) {
+    /**
+     * One section header. Sizes and offsets are unsigned 64-bit values; over {@code Long.MAX_VALUE} they fail.
+     *
+     * <p>The name is checked when the headers are read (its offset lies inside the section-name table) but made into a
+     * String only when {@link #name()} asks for it: a cubin has several sections per function, each named after it,
+     * and the readers only test most names for a prefix ({@link #nameStartsWith}, {@link #nameIs}), on the table's
+     * text (issue 11: a String per section name was a large share of reading the decoded cubins in a cold run).
+     */
+    public static final class Section {
+        private final int index;
+        private final long type;
+        private final long flags;
+        private final long offset;
+        private final long size;
+        private final long link;
+        private final long info;
+        private final long entrySize;
+        /** The section-name table as ISO-8859-1 text (one char per byte), and where this name starts in it. */
+        private String names = "";
+        private int nameOffset;
+        private String name;
+
+        Section(int index, long type, long flags, long offset, long size, long link, long info, long entrySize) {
+            this.index = index;
+            this.type = type;
+            this.flags = flags;
+            this.offset = offset;
+            this.size = size;
+            this.link = link;
+            this.info = info;
+            this.entrySize = entrySize;
+        }
+
+        /** Set once by the reader, before the section is published (through the final list of its image). */
+        private void name(String table, int at) {
+            this.names = table;
+            this.nameOffset = at;
+        }
+
+        public int index() {
+            return index;
+        }
+
+        /** The name: the NUL-terminated text at {@code sh_name} (the rest of the table where no NUL follows). */
+        public String name() {
+            String cut = name;
+            if (cut == null) {
+                int end = names.indexOf('\0', nameOffset);
+                cut = names.substring(nameOffset, end < 0 ? names.length() : end);
+                name = cut;
+            }
+            return cut;
+        }
+
+        /** Whether the name starts with {@code prefix} (ASCII), without making the name a String. */
+        public boolean nameStartsWith(String prefix) {
+            return names.startsWith(prefix, nameOffset);
+        }
+
+        /** Whether the name is {@code text} (ASCII, no NUL), without making the name a String. */
+        public boolean nameIs(String text) {
+            int end = nameOffset + text.length();
+            return names.startsWith(text, nameOffset) && (end == names.length() || names.charAt(end) == 0);
+        }
+
+        /** The name's char at {@code at}, or 0 at and past its end. */
+        public char nameChar(int at) {
+            int position = nameOffset + at;
+            if (at < 0 || position >= names.length()) {
+                return 0;
+            }
+            // past the NUL that ends the name the table holds the next names
+            return at > 0 && names.lastIndexOf('\0', position - 1) >= nameOffset ? 0 : names.charAt(position);
+        }
+
+        /** The name from its char {@code from} on (at most its length), without making the whole name a String. */
+        public String nameFrom(int from) {
+            if (name != null) {
+                return name.substring(Math.min(from, name.length()));
+            }
+            int end = names.indexOf('\0', nameOffset);
+            end = end < 0 ? names.length() : end;
+            return names.substring(Math.min(nameOffset + from, end), end);
+        }
+
+        /** The length of the name, without making it a String. */
+        public int nameLength() {
+            if (name != null) {
+                return name.length();
+            }
+            int end = names.indexOf('\0', nameOffset);
+            return (end < 0 ? names.length() : end) - nameOffset;
+        }
+
+        /** The section-name table's text and where the name starts in it: for comparing names without Strings. */
+        String nameTable() {
+            return names;
+        }
+
+        int nameOffset() {
+            return nameOffset;
+        }
+
+        public long type() {
+            return type;
+        }
+
+        public long flags() {
+            return flags;
+        }
+
+        public long offset() {
+            return offset;
+        }
+
+        public long size() {
+            return size;
+        }
+
+        public long link() {
+            return link;
+        }
+
+        public long info() {
+            return info;
+        }
+
+        public long entrySize() {
+            return entrySize;
+        }
+
+        @Override
+        public String toString() {
+            return "Section[index=" + index + ", name=" + name() + ", type=" + type + ", flags=" + flags + ", offset="
+                    + offset + ", size=" + size + ", link=" + link + ", info=" + info + ", entrySize=" + entrySize
+                    + "]";
+        }
     }
 
     private final ByteRegion region;
@@ -189,16 +323,16 @@ public final class ElfFile {
         ByteBuffer table = region.slice(shoff, shnum * shentsize).order(order);
         int count = (int) shnum;
         long[] nameOffsets = new long[count];
-        List<Section> raw = new ArrayList<>(count);
+        List<Section> sections = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int at = i * shentsize;
             nameOffsets[i] = u32(table, at);
             if (elf64) {
-                raw.add(new Section(i, "", u32(table, at + 4), table.getLong(at + 8), table.getLong(at + 0x18),
+                sections.add(new Section(i, u32(table, at + 4), table.getLong(at + 8), table.getLong(at + 0x18),
                         table.getLong(at + 0x20), u32(table, at + 0x28), u32(table, at + 0x2C),
                         table.getLong(at + 0x38)));
             } else {
-                raw.add(new Section(i, "", u32(table, at + 4), u32(table, at + 8), u32(table, at + 0x10),
+                sections.add(new Section(i, u32(table, at + 4), u32(table, at + 8), u32(table, at + 0x10),
                         u32(table, at + 0x14), u32(table, at + 0x18), u32(table, at + 0x1C), u32(table, at + 0x24)));
             }
         }
@@ -206,8 +340,8 @@ public final class ElfFile {
             throw new BinaryFormatException(source, region.fileOffset(shstrndxAt), "section name string "
                     + "table index " + shstrndx + shstrndxFrom + " is not one of the " + count + " sections");
         }
-        ElfFile unnamed = new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags, raw);
-        Section nameTable = raw.get((int) shstrndx);
+        ElfFile unnamed = new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags, sections);
+        Section nameTable = sections.get((int) shstrndx);
         if (nameTable.type() != SHT_NOBITS && !region.contains(nameTable.offset(), nameTable.size())) {
             throw new BinaryFormatException(source, region.fileOffset(Math.max(0, nameTable.offset())), "section name "
                     + "string table (section " + shstrndx + ", " + Long.toUnsignedString(nameTable.size()) + " bytes at 0x"
@@ -219,20 +353,23 @@ public final class ElfFile {
                     + Long.toUnsignedString(nameTable.size()) + " bytes, more than any real file has (corrupt?)");
         }
         ByteBuffer names = unnamed.contents(nameTable);
-        // issue 11: the table as one ISO-8859-1 string (one char per byte), each name found with String.indexOf and
-        // cut with substring: a cubin has several sections per function, each named after it, and the byte-at-a-time
-        // scan of cString was the largest cost of reading the decoded cubins in a cold run
+        // issue 11: the table as one ISO-8859-1 string (one char per byte); each name is checked to start inside it
+        // here and cut from it only when asked for (Section#name)
         byte[] nameBytes = new byte[names.remaining()];
         names.get(names.position(), nameBytes);
         String nameText = new String(nameBytes, StandardCharsets.ISO_8859_1);
-        List<Section> named = new ArrayList<>(count);
-        for (Section section : raw) {
-            String name = cString(nameText, nameOffsets[section.index()], source, region.fileOffset(shoff));
-            named.add(new Section(section.index(), name, section.type(), section.flags(), section.offset(),
-                    section.size(), section.link(), section.info(), section.entrySize()));
+        for (Section section : sections) {
+            long at = nameOffsets[section.index()];
+            if (at < 0 || at >= nameText.length()) {
+                if (!(at == 0 && nameText.isEmpty())) {
+                    throw new BinaryFormatException(source, region.fileOffset(shoff), "name offset " + at
+                            + " lies outside its " + nameText.length() + "-byte string table");
+                }
+            }
+            section.name(nameText, (int) at);
         }
         return new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags,
-                Collections.unmodifiableList(named));
+                Collections.unmodifiableList(sections));
     }
 
     public ByteRegion region() {
@@ -395,19 +532,23 @@ public final class ElfFile {
         }
 
         /**
-         * Whether the symbol's name equals {@code expected} from {@code from} on (ISO-8859-1: one byte per char) followed
-         * by a NUL. The string table is read once as one ISO-8859-1 string and compared with
+         * Whether the symbol's name equals the section's name from its char {@code from} on, neither made a String:
+         * both string tables are read once as ISO-8859-1 text (one char per byte) and compared with
          * {@link String#regionMatches(int, String, int, int)}: a char at a time through the buffer was the largest cost
          * of reading a cubin in a cold run (issue 11).
          */
-        public boolean nameEquals(int index, String expected, int from) {
+        public boolean nameEquals(int index, Section section, int from) {
+            String sectionNames = section.nameTable();
+            int start = section.nameOffset() + from;
+            int end = sectionNames.indexOf('\0', start);
+            int length = (end < 0 ? sectionNames.length() : end) - start;
             long offset = u32(table, index * ENTRY);
-            int length = expected.length() - from;
-            if (offset + length >= strings.limit()) {
+            if (length < 0 || offset + length >= strings.limit()) {
                 return false;
             }
             String text = stringsText();
-            return text.regionMatches((int) offset, expected, from, length) && text.charAt((int) offset + length) == 0;
+            return text.regionMatches((int) offset, sectionNames, start, length)
+                    && text.charAt((int) offset + length) == 0;
         }
 
         private String stringsText;

@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The kernel records the page's script sorts and filters, encoded compactly, each function once: every distinct readable
@@ -49,20 +48,31 @@ final class KernelData {
 
     static String json(ReportModel model) {
         ReportFunctions functions = ReportFunctions.ofRecords(model.kernels());
-        TreeMap<String, Integer> sorted = new TreeMap<>();
+        // the distinct readable names, sorted (a list sort, then equal neighbours dropped), and each one's position
+        List<String> all = new ArrayList<>(functions.list().size());
         Map<String, Integer> libraries = new LinkedHashMap<>();
         for (ReportFunctions.Function function : functions.list()) {
-            sorted.put(function.displayName(), 0);
+            all.add(function.displayName());
             libraries.putIfAbsent(function.library(), libraries.size());
         }
-        List<String> names = new ArrayList<>(sorted.size());
-        for (Map.Entry<String, Integer> name : sorted.entrySet()) {
-            name.setValue(names.size());
-            names.add(name.getKey());
+        all.sort(null);
+        List<String> names = new ArrayList<>(all.size());
+        Map<String, Integer> nameIndex = new HashMap<>(all.size() * 2);
+        for (String name : all) {
+            if (names.isEmpty() || !names.get(names.size() - 1).equals(name)) {
+                nameIndex.put(name, names.size());
+                names.add(name);
+            }
         }
         List<String> arches = new ArrayList<>(model.sassArches());
-        model.kernels().stream().map(KernelRow::arch).distinct().filter(a -> !arches.contains(a)).sorted()
-                .forEach(arches::add);
+        java.util.Set<String> known = new java.util.HashSet<>(arches);
+        java.util.TreeSet<String> more = new java.util.TreeSet<>();
+        for (KernelRow row : model.kernels()) {
+            if (!known.contains(row.arch())) {
+                more.add(row.arch());
+            }
+        }
+        arches.addAll(more);
         Map<String, Integer> archIndex = new HashMap<>();
         for (int i = 0; i < arches.size(); i++) {
             archIndex.put(arches.get(i), i);
@@ -71,35 +81,28 @@ final class KernelData {
         try (JsonGenerator json = FACTORY.createGenerator(text)) {
             json.writeStartObject();
             json.writeArrayFieldStart("np");
+            List<String> suffixes = new ArrayList<>(names.size());
             String previous = "";
             for (String name : names) {
-                json.writeNumber(sharedPrefix(previous, name));
+                int shared = sharedPrefix(previous, name);
+                json.writeNumber(shared);
+                suffixes.add(name.substring(shared));
                 previous = name;
             }
             json.writeEndArray();
-            List<String> suffixes = new ArrayList<>(names.size());
-            previous = "";
-            for (String name : names) {
-                suffixes.add(name.substring(sharedPrefix(previous, name)));
-                previous = name;
-            }
             List<String> tokens = dictionary(suffixes);
             writeStrings(json, "nt", tokens);
             Map<String, Character> codes = new HashMap<>();
             for (int i = 0; i < tokens.size(); i++) {
                 codes.put(tokens.get(i), (char) (FIRST_CODE + i));
             }
-            json.writeArrayFieldStart("ns");
-            for (String suffix : suffixes) {
-                json.writeString(codes.isEmpty() ? suffix : encode(suffix, codes));
-            }
-            json.writeEndArray();
+            writeStrings(json, "ns", codes.isEmpty() ? suffixes : encodeAll(suffixes, codes));
             writeStrings(json, "libs", libraries.keySet());
             writeStrings(json, "arches", arches);
             json.writeArrayFieldStart("f");
             List<KernelRow> rows = functions.rows();
             for (ReportFunctions.Function function : functions.list()) {
-                json.writeNumber(sorted.get(function.displayName()));
+                json.writeNumber(nameIndex.get(function.displayName()));
                 json.writeNumber(libraries.get(function.library()));
                 json.writeNumber(function.end() - function.first());
                 for (int i = function.first(); i < function.end(); i++) {
@@ -145,21 +148,27 @@ final class KernelData {
      * by about a third (issue 11). Deterministic: ties go to the token that sorts first.
      */
     static List<String> dictionary(List<String> suffixes) {
-        Map<String, int[]> counts = new HashMap<>();
-        for (String suffix : suffixes) {
-            int length = suffix.length();
-            int at = 0;
-            while (at < length) {
-                char c = suffix.charAt(at);
-                if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
-                    return List.of();
-                }
-                int end = tokenEnd(suffix, at);
-                if (end - at >= MIN_TOKEN) {
-                    counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
-                }
-                at = Math.max(end, at + 1);
+        // issue 11: counted in slices at once (the page's data block is on the critical path of a cold check, and
+        // this count was most of it); the sums, and so the dictionary, do not depend on the slicing
+        List<Map<String, int[]>> parts = inSlices(suffixes, KernelData::count);
+        Map<String, int[]> counts = null;
+        for (Map<String, int[]> part : parts) {
+            if (part == null) {
+                return List.of(); // a name holds a private-use character
             }
+            if (counts == null) {
+                counts = part;
+                continue;
+            }
+            for (Map.Entry<String, int[]> entry : part.entrySet()) {
+                int[] sum = counts.putIfAbsent(entry.getKey(), entry.getValue());
+                if (sum != null) {
+                    sum[0] += entry.getValue()[0];
+                }
+            }
+        }
+        if (counts == null) {
+            return List.of();
         }
         List<Map.Entry<String, Long>> saving = new ArrayList<>();
         for (Map.Entry<String, int[]> entry : counts.entrySet()) {
@@ -176,6 +185,67 @@ final class KernelData {
             tokens.add(saving.get(i).getKey());
         }
         return tokens;
+    }
+
+    /** Occurrences of each token of at least {@link #MIN_TOKEN} chars, or null when a text holds a private-use char. */
+    private static Map<String, int[]> count(List<String> suffixes) {
+        Map<String, int[]> counts = new HashMap<>();
+        for (String suffix : suffixes) {
+            int length = suffix.length();
+            int at = 0;
+            while (at < length) {
+                char c = suffix.charAt(at);
+                if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
+                    return null;
+                }
+                int end = tokenEnd(suffix, at);
+                if (end - at >= MIN_TOKEN) {
+                    counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
+                }
+                at = Math.max(end, at + 1);
+            }
+        }
+        return counts;
+    }
+
+    /** Names per slice below which one thread does all: the threads cost more than they save. */
+    private static final int SLICE = 2048;
+
+    /** {@code work} over consecutive slices of the texts, at once on the common pool where there are many; in order. */
+    private static <T> List<T> inSlices(List<String> texts, java.util.function.Function<List<String>, T> work) {
+        int slices = (int) Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()),
+                Math.max(1, texts.size() / SLICE));
+        if (slices == 1) {
+            List<T> one = new ArrayList<>(1);
+            one.add(work.apply(texts));
+            return one;
+        }
+        List<java.util.concurrent.CompletableFuture<T>> parts = new ArrayList<>(slices);
+        for (int slice = 0; slice < slices; slice++) {
+            List<String> part = texts.subList((int) ((long) texts.size() * slice / slices),
+                    (int) ((long) texts.size() * (slice + 1) / slices));
+            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> work.apply(part)));
+        }
+        List<T> results = new ArrayList<>(slices);
+        for (java.util.concurrent.CompletableFuture<T> part : parts) {
+            results.add(part.join());
+        }
+        return results;
+    }
+
+    /** Every text encoded ({@link #encode}), in order; slices at once. */
+    static List<String> encodeAll(List<String> texts, Map<String, Character> codes) {
+        List<String> encoded = new ArrayList<>(texts.size());
+        for (List<String> part : inSlices(texts, slice -> {
+            List<String> out = new ArrayList<>(slice.size());
+            for (String text : slice) {
+                out.add(encode(text, codes));
+            }
+            return out;
+        })) {
+            encoded.addAll(part);
+        }
+        return encoded;
     }
 
     /** The text with every dictionary token (as {@link #dictionary} cuts them) written as its code. */

@@ -63,7 +63,39 @@ public record KernelRow(String name, String displayName, String library, String 
 
     /** {@code 1,234} or {@code UNKNOWN}. */
     public String stackLabel() {
-        return stackUnknown ? "UNKNOWN" : String.format(java.util.Locale.ROOT, "%,d", stack);
+        return stackUnknown ? "UNKNOWN" : Figures.grouped(stack);
+    }
+
+    /**
+     * The record's equality, written out: the generated one goes through method handles, which a cold run (the
+     * reports are written once per build, in freshly loaded classes) pays for on every row it hashes (issue 11).
+     */
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        return other instanceof KernelRow row && registers == row.registers && stack == row.stack
+                && stackUnknown == row.stackUnknown && shared == row.shared && local == row.local
+                && name.equals(row.name) && displayName.equals(row.displayName) && library.equals(row.library)
+                && arch.equals(row.arch) && frameSource.equals(row.frameSource) && Objects.equals(jitFrom, row.jitFrom)
+                && Objects.equals(frameTool, row.frameTool);
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = name.hashCode();
+        hash = 31 * hash + displayName.hashCode();
+        hash = 31 * hash + library.hashCode();
+        hash = 31 * hash + arch.hashCode();
+        hash = 31 * hash + registers;
+        hash = 31 * hash + Long.hashCode(stack);
+        hash = 31 * hash + Boolean.hashCode(stackUnknown);
+        hash = 31 * hash + Long.hashCode(shared);
+        hash = 31 * hash + Long.hashCode(local);
+        hash = 31 * hash + frameSource.hashCode();
+        hash = 31 * hash + Objects.hashCode(jitFrom);
+        return 31 * hash + Objects.hashCode(frameTool);
     }
 
     /** True when the frame is unknown or larger than zero. */
