@@ -12,6 +12,19 @@ import java.util.regex.Pattern;
  */
 public record ComputeCapability(int major, int minor) implements Comparable<ComputeCapability> {
 
+    // equality written out: the generated one goes through method handles, slow in the cold classes of a build's
+    // one run, where the verdicts count records per arch (issue 11)
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof ComputeCapability capability && major == capability.major
+                && minor == capability.minor;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * major + minor;
+    }
+
     private static final Pattern DOTTED = Pattern.compile("(\\d{1,2})\\.(\\d)");
     private static final Pattern PACKED = Pattern.compile("(\\d{1,2})(\\d)");
 

@@ -12,6 +12,20 @@ import java.util.regex.Pattern;
  */
 public record GpuArch(ComputeCapability capability, ArchVariant variant) implements Comparable<GpuArch> {
 
+    // equality written out: the generated one goes through method handles, slow in the cold classes of a build's
+    // one run, where the verdicts count records per arch (issue 11)
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof GpuArch arch && java.util.Objects.equals(capability, arch.capability)
+                && variant == arch.variant;
+    }
+
+    @Override
+    public int hashCode() {
+        // the variant by its ordinal: an enum's own hash differs from run to run
+        return 31 * java.util.Objects.hashCode(capability) + (variant == null ? 0 : variant.ordinal() + 1);
+    }
+
     private static final Pattern LABEL = Pattern.compile("(?:sm|compute)_(\\d{2,3})([af]?)");
 
     /** Highest compute capability first; for one capability, a before f before base. */

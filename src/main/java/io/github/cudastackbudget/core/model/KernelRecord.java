@@ -45,6 +45,20 @@ public record KernelRecord(String library, GpuArch arch, String name, int regist
 
     /** One function in one library, whatever the image. */
     public record FunctionKey(String library, String name) implements Comparable<FunctionKey> {
+        // equality written out (the generated one goes through method handles, slow in cold classes), with the same
+        // shortcut for the one instance per name a scan holds
+        @Override
+        public boolean equals(Object other) {
+            return this == other || other instanceof FunctionKey key
+                    && (library == key.library || Objects.equals(library, key.library))
+                    && (name == key.name || Objects.equals(name, key.name));
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(library) + Objects.hashCode(name);
+        }
+
         @Override
         public int compareTo(FunctionKey other) {
             // a scan holds one String per name and label (NativeEngine, the kernel cache): the same instance is equal
