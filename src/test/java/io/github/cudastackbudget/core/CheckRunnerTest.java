@@ -428,7 +428,7 @@ class CheckRunnerTest {
 
         assertThat(debug).hasSize(2);
         assertThat(debug.get(0)).matches("Check stages: inputs \\d+ ms, read \\d+ ms, index \\d+ ms, jit frames \\d+ ms, "
-                + "verdicts and names \\d+ ms, warnings and gate \\d+ ms \\(total \\d+ ms\\)");
+                + "verdicts \\d+ ms, names \\d+ ms, warnings and gate \\d+ ms \\(total \\d+ ms\\)");
         assertThat(debug.get(1)).matches("Report stages: model \\d+ ms, reports written \\d+ ms, log lines \\d+ ms "
                 + "\\(total \\d+ ms\\)");
         assertThat(info).noneMatch(line -> line.contains("stages"));

@@ -97,6 +97,7 @@ public final class StackBudgetCheck {
                     ? gate.exclusion(index, request, joinWarning(names, demanglerWarnings, warnings))
                     : Exclusion.NONE;
             devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames, exclusion);
+            times.mark("verdicts");
             if (jitHint != null) {
                 String hint = join(jitHint);
                 if (hint != null) {
@@ -110,7 +111,7 @@ public final class StackBudgetCheck {
             names.handle((value, failure) -> value).join(); // the demangler never outlives the check
         }
         Map<String, String> displayNames = joinWarning(names, demanglerWarnings, warnings);
-        times.mark("verdicts and names");
+        times.mark("names");
         if (run != null) {
             warnings.launched(run, displayNames);
         }

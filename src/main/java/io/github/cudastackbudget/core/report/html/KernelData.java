@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,13 +91,10 @@ final class KernelData {
                 previous = name;
             }
             json.writeEndArray();
-            List<String> tokens = dictionary(suffixes);
+            Scan scan = scan(suffixes);
+            List<String> tokens = dictionary(scan);
             writeStrings(json, "nt", tokens);
-            Map<String, Character> codes = new HashMap<>();
-            for (int i = 0; i < tokens.size(); i++) {
-                codes.put(tokens.get(i), (char) (FIRST_CODE + i));
-            }
-            writeStrings(json, "ns", codes.isEmpty() ? suffixes : encodeAll(suffixes, codes));
+            writeStrings(json, "ns", tokens.isEmpty() ? suffixes : encodeAll(suffixes, scan, codes(tokens)));
             writeStrings(json, "libs", libraries.keySet());
             writeStrings(json, "arches", arches);
             json.writeArrayFieldStart("f");
@@ -148,35 +146,26 @@ final class KernelData {
      * by about a third (issue 11). Deterministic: ties go to the token that sorts first.
      */
     static List<String> dictionary(List<String> suffixes) {
-        // issue 11: counted in slices at once (the page's data block is on the critical path of a cold check, and
-        // this count was most of it); the sums, and so the dictionary, do not depend on the slicing
-        List<Map<String, int[]>> parts = inSlices(suffixes, KernelData::count);
-        Map<String, int[]> counts = null;
-        for (Map<String, int[]> part : parts) {
-            if (part == null) {
-                return List.of(); // a name holds a private-use character
-            }
-            if (counts == null) {
-                counts = part;
-                continue;
-            }
-            for (Map.Entry<String, int[]> entry : part.entrySet()) {
-                int[] sum = counts.putIfAbsent(entry.getKey(), entry.getValue());
-                if (sum != null) {
-                    sum[0] += entry.getValue()[0];
-                }
-            }
-        }
+        return dictionary(scan(suffixes));
+    }
+
+    /** The dictionary of {@link #dictionary(List)} from the texts' scan. */
+    static List<String> dictionary(Scan scan) {
+        Tokens counts = scan.counts();
         if (counts == null) {
-            return List.of();
+            return List.of(); // a name holds a private-use character
         }
         List<Map.Entry<String, Long>> saving = new ArrayList<>();
-        for (Map.Entry<String, int[]> entry : counts.entrySet()) {
-            long bytes = utf8Length(entry.getKey());
+        for (int slot = 0; slot < counts.keys.length; slot++) {
+            String token = counts.keys[slot];
+            if (token == null) {
+                continue;
+            }
+            long bytes = token.length(); // identifier characters and ':' only: ASCII, one UTF-8 byte each
             // each occurrence: the token's bytes become three; the dictionary holds it once, quoted, with a comma
-            long saved = entry.getValue()[0] * (bytes - 3) - (bytes + 3);
+            long saved = counts.counts[slot] * (bytes - 3) - (bytes + 3);
             if (saved > 0) {
-                saving.add(Map.entry(entry.getKey(), saved));
+                saving.add(Map.entry(token, saved));
             }
         }
         saving.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
@@ -187,23 +176,165 @@ final class KernelData {
         return tokens;
     }
 
-    /** Occurrences of each token of at least {@link #MIN_TOKEN} chars, or null when a text holds a private-use char. */
-    private static Map<String, int[]> count(List<String> suffixes) {
-        Map<String, int[]> counts = new HashMap<>();
-        for (String suffix : suffixes) {
-            int length = suffix.length();
+    /**
+     * Tokens by their characters, looked up by a range of a text (its hash computed while the range is scanned, its
+     * characters compared with {@link String#regionMatches}): a String is made once per distinct token. Open
+     * addressing; each slot's count (dictionary) or code (encoding).
+     */
+    static final class Tokens {
+        private String[] keys = new String[1024];
+        private int[] hashes = new int[1024];
+        private int[] counts = new int[1024];
+        private int size;
+
+        /** The slot of the token {@code text[from, to)} whose {@link String#hashCode} is {@code hash}, or -1. */
+        int find(String text, int from, int to, int hash) {
+            int mask = keys.length - 1;
+            int length = to - from;
+            for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+                String key = keys[slot];
+                if (key == null) {
+                    return -1;
+                }
+                if (hashes[slot] == hash && key.length() == length && key.regionMatches(0, text, from, length)) {
+                    return slot;
+                }
+            }
+        }
+
+        /** Adds {@code times} occurrences of the token {@code text[from, to)}. */
+        void add(String text, int from, int to, int hash, int times) {
+            int slot = find(text, from, to, hash);
+            if (slot < 0) {
+                if ((size + 1) * 2 > keys.length) {
+                    grow();
+                }
+                int mask = keys.length - 1;
+                slot = mix(hash) & mask;
+                while (keys[slot] != null) {
+                    slot = (slot + 1) & mask;
+                }
+                keys[slot] = text.substring(from, to);
+                hashes[slot] = hash;
+                size++;
+            }
+            counts[slot] += times;
+        }
+
+        /** Adds every token of {@code other} with its count. */
+        void addAll(Tokens other) {
+            for (int slot = 0; slot < other.keys.length; slot++) {
+                String key = other.keys[slot];
+                if (key != null) {
+                    add(key, 0, key.length(), other.hashes[slot], other.counts[slot]);
+                }
+            }
+        }
+
+        /** The count (or code) of a slot {@link #find} returned. */
+        int count(int slot) {
+            return counts[slot];
+        }
+
+        private void grow() {
+            String[] oldKeys = keys;
+            int[] oldHashes = hashes;
+            int[] oldCounts = counts;
+            keys = new String[oldKeys.length * 2];
+            hashes = new int[keys.length];
+            counts = new int[keys.length];
+            int mask = keys.length - 1;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != null) {
+                    int slot = mix(oldHashes[i]) & mask;
+                    while (keys[slot] != null) {
+                        slot = (slot + 1) & mask;
+                    }
+                    keys[slot] = oldKeys[i];
+                    hashes[slot] = oldHashes[i];
+                    counts[slot] = oldCounts[i];
+                }
+            }
+        }
+
+        private static int mix(int hash) {
+            int h = hash * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
+    }
+
+    /**
+     * The tokens of the texts (a token: an identifier, {@code [A-Za-z_][A-Za-z0-9_]*}, and a {@code ::} right after it)
+     * of at least {@link #MIN_TOKEN} chars: how often each occurs ({@code counts}; null when a text holds a private-use
+     * char), and per text where each lies ({@code ranges}: from, to and hash, three ints per token), so that encoding
+     * does not cut the texts again.
+     */
+    record Scan(Tokens counts, int[][] ranges) {
+    }
+
+    /**
+     * Scans the texts in slices at once (issue 11: libtorch_cuda.so's names hold about half a million tokens; a
+     * substring and a hash map entry for each, then a second pass to encode, were most of the page's time in a cold
+     * check). The sums do not depend on the slicing.
+     */
+    static Scan scan(List<String> texts) {
+        int[][] ranges = new int[texts.size()][];
+        Tokens counts = null;
+        boolean privateUse = false;
+        for (Tokens part : inSlices(texts.size(), (from, to) -> scan(texts, from, to, ranges))) {
+            if (part == null) {
+                privateUse = true;
+            } else if (counts == null) {
+                counts = part;
+            } else {
+                counts.addAll(part);
+            }
+        }
+        return new Scan(privateUse ? null : counts == null ? new Tokens() : counts, ranges);
+    }
+
+    private static final int[] NO_TOKENS = new int[0];
+
+    /** One slice of {@link #scan(List)}: its counts (null for a private-use char), its texts' ranges filled in. */
+    private static Tokens scan(List<String> texts, int first, int end, int[][] ranges) {
+        Tokens counts = new Tokens();
+        int[] found = new int[48];
+        for (int index = first; index < end; index++) {
+            String text = texts.get(index);
+            int length = text.length();
+            int tokens = 0;
             int at = 0;
             while (at < length) {
-                char c = suffix.charAt(at);
+                char c = text.charAt(at);
                 if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
                     return null;
                 }
-                int end = tokenEnd(suffix, at);
-                if (end - at >= MIN_TOKEN) {
-                    counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
+                if (!identifierStart(c)) {
+                    at++;
+                    continue;
                 }
-                at = Math.max(end, at + 1);
+                int hash = c;
+                int stop = at + 1;
+                while (stop < length && identifierPart(c = text.charAt(stop))) {
+                    hash = 31 * hash + c;
+                    stop++;
+                }
+                if (stop + 1 < length && text.charAt(stop) == ':' && text.charAt(stop + 1) == ':') {
+                    hash = 31 * (31 * hash + ':') + ':';
+                    stop += 2;
+                }
+                if (stop - at >= MIN_TOKEN) {
+                    counts.add(text, at, stop, hash, 1);
+                    if (tokens + 3 > found.length) {
+                        found = Arrays.copyOf(found, found.length * 2);
+                    }
+                    found[tokens++] = at;
+                    found[tokens++] = stop;
+                    found[tokens++] = hash;
+                }
+                at = stop;
             }
+            ranges[index] = tokens == 0 ? NO_TOKENS : Arrays.copyOf(found, tokens);
         }
         return counts;
     }
@@ -211,79 +342,91 @@ final class KernelData {
     /** Names per slice below which one thread does all: the threads cost more than they save. */
     private static final int SLICE = 2048;
 
-    /** {@code work} over consecutive slices of the texts, at once on the common pool where there are many; in order. */
-    private static <T> List<T> inSlices(List<String> texts, java.util.function.Function<List<String>, T> work) {
+    /** A slice of the positions {@code [from, to)}. */
+    private interface Slice<T> {
+        T run(int from, int to);
+    }
+
+    /** {@code work} over consecutive slices of {@code size} positions, at once on the common pool where there are many. */
+    private static <T> List<T> inSlices(int size, Slice<T> work) {
         int slices = (int) Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()),
-                Math.max(1, texts.size() / SLICE));
+                Math.max(1, size / SLICE));
+        List<T> results = new ArrayList<>(slices);
         if (slices == 1) {
-            List<T> one = new ArrayList<>(1);
-            one.add(work.apply(texts));
-            return one;
+            results.add(work.run(0, size));
+            return results;
         }
         List<java.util.concurrent.CompletableFuture<T>> parts = new ArrayList<>(slices);
         for (int slice = 0; slice < slices; slice++) {
-            List<String> part = texts.subList((int) ((long) texts.size() * slice / slices),
-                    (int) ((long) texts.size() * (slice + 1) / slices));
-            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> work.apply(part)));
+            int from = (int) ((long) size * slice / slices);
+            int to = (int) ((long) size * (slice + 1) / slices);
+            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> work.run(from, to)));
         }
-        List<T> results = new ArrayList<>(slices);
         for (java.util.concurrent.CompletableFuture<T> part : parts) {
             results.add(part.join());
         }
         return results;
     }
 
-    /** Every text encoded ({@link #encode}), in order; slices at once. */
-    static List<String> encodeAll(List<String> texts, Map<String, Character> codes) {
-        List<String> encoded = new ArrayList<>(texts.size());
-        for (List<String> part : inSlices(texts, slice -> {
-            List<String> out = new ArrayList<>(slice.size());
-            for (String text : slice) {
-                out.add(encode(text, codes));
-            }
-            return out;
-        })) {
-            encoded.addAll(part);
+    /** The dictionary's tokens by their codes' offsets from {@link #FIRST_CODE}. */
+    static Tokens codes(List<String> tokens) {
+        Tokens codes = new Tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            String token = tokens.get(i);
+            codes.add(token, 0, token.length(), token.hashCode(), i);
         }
-        return encoded;
+        return codes;
     }
 
-    /** The text with every dictionary token (as {@link #dictionary} cuts them) written as its code. */
-    static String encode(String text, Map<String, Character> codes) {
-        StringBuilder out = new StringBuilder(text.length());
-        int length = text.length();
-        int at = 0;
-        while (at < length) {
-            int end = tokenEnd(text, at);
-            if (end > at) {
-                Character code = end - at >= MIN_TOKEN ? codes.get(text.substring(at, end)) : null;
-                if (code != null) {
-                    out.append(code.charValue());
-                } else {
-                    out.append(text, at, end);
+    /** Every text encoded ({@link #encode}) by the ranges of its scan, in order; slices at once. */
+    static List<String> encodeAll(List<String> texts, Scan scan, Tokens codes) {
+        String[] encoded = new String[texts.size()];
+        inSlices(texts.size(), (from, to) -> {
+            for (int index = from; index < to; index++) {
+                encoded[index] = encode(texts.get(index), scan.ranges()[index], codes);
+            }
+            return null;
+        });
+        return Arrays.asList(encoded);
+    }
+
+    /** The text with every dictionary token written as its code; the runs between them copied whole. */
+    static String encode(String text, Tokens codes) {
+        int[][] ranges = new int[1][];
+        scan(List.of(text), 0, 1, ranges);
+        return encode(text, ranges[0] == null ? NO_TOKENS : ranges[0], codes);
+    }
+
+    /** {@link #encode(String, Tokens)} by the text's token ranges (from, to, hash per token). */
+    private static String encode(String text, int[] ranges, Tokens codes) {
+        char[] out = null;
+        int written = 0;
+        int copied = 0;
+        for (int k = 0; k < ranges.length; k += 3) {
+            int slot = codes.find(text, ranges[k], ranges[k + 1], ranges[k + 2]);
+            if (slot >= 0) {
+                if (out == null) {
+                    out = new char[text.length()];
                 }
-                at = end;
-            } else {
-                out.append(text.charAt(at++));
+                text.getChars(copied, ranges[k], out, written);
+                written += ranges[k] - copied;
+                out[written++] = (char) (FIRST_CODE + codes.count(slot));
+                copied = ranges[k + 1];
             }
         }
-        return out.toString();
+        if (out == null) {
+            return text;
+        }
+        text.getChars(copied, text.length(), out, written);
+        written += text.length() - copied;
+        return new String(out, 0, written);
     }
 
-    /** The end of the identifier (and a {@code ::} after it) starting at {@code at}, or {@code at} when none starts there. */
-    private static int tokenEnd(String text, int at) {
-        int length = text.length();
-        if (!identifierStart(text.charAt(at))) {
-            return at;
-        }
-        int end = at + 1;
-        while (end < length && identifierPart(text.charAt(end))) {
-            end++;
-        }
-        if (end + 1 < length && text.charAt(end) == ':' && text.charAt(end + 1) == ':') {
-            end += 2;
-        }
-        return end;
+    /** The same, the codes given as a map from token to code (for tests). */
+    static String encode(String text, Map<String, Character> codes) {
+        List<String> tokens = new ArrayList<>(java.util.Collections.nCopies(codes.size(), (String) null));
+        codes.forEach((token, code) -> tokens.set(code - FIRST_CODE, token));
+        return encode(text, codes(tokens));
     }
 
     private static boolean identifierStart(char c) {
@@ -292,10 +435,6 @@ final class KernelData {
 
     private static boolean identifierPart(char c) {
         return identifierStart(c) || c >= '0' && c <= '9';
-    }
-
-    private static long utf8Length(String text) {
-        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     /** The length of the prefix {@code name} shares with {@code previous}, never splitting a surrogate pair. */

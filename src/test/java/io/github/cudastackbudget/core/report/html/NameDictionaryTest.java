@@ -68,6 +68,93 @@ class NameDictionaryTest {
                 .isEqualTo("\uE000cuda::\uE001<float>(int)");
     }
 
+    /**
+     * The dictionary and the encoding find tokens as ranges of the names (issue 11); they must give what cutting every
+     * token as a String gives (the reference below: the first implementation), on random names made of identifiers,
+     * qualifiers, digits and punctuation, with and without a slicing of the work.
+     */
+    @Test
+    void theRangeScanGivesWhatCuttingEveryTokenGives() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        String[] parts = {"at::", "native::", "detail", "float", "double", "unrolled_elementwise_kernel", "::", "<", ">",
+            "(", ")", ", ", "int", "_Z", "x9", "0", "12345", " ", "::::", "a_b_c_d", "Kernel", "_", "cuda::"};
+        for (int round = 0; round < 20; round++) {
+            List<String> names = new ArrayList<>();
+            int count = round < 10 ? 50 : 5000; // the larger ones are cut into slices on a machine with several cores
+            for (int n = 0; n < count; n++) {
+                StringBuilder name = new StringBuilder();
+                for (int p = random.nextInt(30); p >= 0; p--) {
+                    name.append(parts[random.nextInt(parts.length)]);
+                }
+                names.add(name.toString());
+            }
+            List<String> tokens = KernelData.dictionary(names);
+            assertThat(tokens).isEqualTo(referenceDictionary(names));
+            Map<String, Character> codes = new java.util.HashMap<>();
+            for (int i = 0; i < tokens.size(); i++) {
+                codes.put(tokens.get(i), (char) (KernelData.FIRST_CODE + i));
+            }
+            for (String name : names) {
+                assertThat(KernelData.encode(name, codes)).isEqualTo(referenceEncode(name, codes));
+            }
+        }
+    }
+
+    private static List<String> referenceDictionary(List<String> suffixes) {
+        Map<String, int[]> counts = new java.util.HashMap<>();
+        for (String suffix : suffixes) {
+            int at = 0;
+            while (at < suffix.length()) {
+                int end = referenceTokenEnd(suffix, at);
+                if (end - at >= 5) {
+                    counts.computeIfAbsent(suffix.substring(at, end), key -> new int[1])[0]++;
+                }
+                at = Math.max(end, at + 1);
+            }
+        }
+        List<Map.Entry<String, Long>> saving = new ArrayList<>();
+        counts.forEach((token, count) -> {
+            long bytes = token.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            long saved = count[0] * (bytes - 3) - (bytes + 3);
+            if (saved > 0) {
+                saving.add(Map.entry(token, saved));
+            }
+        });
+        saving.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        return saving.stream().map(Map.Entry::getKey).limit(KernelData.MAX_TOKENS).toList();
+    }
+
+    private static String referenceEncode(String text, Map<String, Character> codes) {
+        StringBuilder out = new StringBuilder();
+        int at = 0;
+        while (at < text.length()) {
+            int end = referenceTokenEnd(text, at);
+            if (end > at) {
+                Character code = end - at >= 5 ? codes.get(text.substring(at, end)) : null;
+                out.append(code != null ? String.valueOf(code) : text.substring(at, end));
+                at = end;
+            } else {
+                out.append(text.charAt(at++));
+            }
+        }
+        return out.toString();
+    }
+
+    private static int referenceTokenEnd(String text, int at) {
+        if (!Character.isLetter(text.charAt(at)) && text.charAt(at) != '_' || text.charAt(at) > 'z') {
+            return at;
+        }
+        int end = at + 1;
+        while (end < text.length() && (text.charAt(end) <= 'z' && Character.isLetterOrDigit(text.charAt(end))
+                || text.charAt(end) == '_')) {
+            end++;
+        }
+        if (text.startsWith("::", end)) {
+            end += 2;
+        }
+        return end;
+    }
+
     @Test
     void aNameWithAPrivateUseCharacterTurnsTheDictionaryOff() {
         assertThat(KernelData.dictionary(List.of("onnxruntime::a", "onnxruntime::b", "onnxruntime::\uE123"))).isEmpty();

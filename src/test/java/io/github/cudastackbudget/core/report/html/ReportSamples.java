@@ -88,6 +88,13 @@ public final class ReportSamples {
      * the model read back from it.
      */
     public static ReportModel scaled(Path work, int copies) throws Exception {
+        CheckResult result = scaledResult(work, copies, CheckListener.SILENT);
+        Path json = JsonReportWriter.write(ReportModel.of(result), work.resolve("out"));
+        return ReportModel.read(json);
+    }
+
+    /** The check of {@link #scaled}, its stage times (and everything else) reported to {@code listener}. */
+    public static CheckResult scaledResult(Path work, int copies, CheckListener listener) throws Exception {
         List<Path> staged = new ArrayList<>();
         for (int copy = 0; copy < copies; copy++) {
             for (String library : RecordedCuobjdump.LIBRARIES) {
@@ -128,9 +135,8 @@ public final class ReportSamples {
         Map<String, String> environment = Map.of("PATH", System.getenv().getOrDefault("PATH", ""));
         CheckResult result = StackBudgetCheck.run(new CheckRequest(List.of(), staged, "", () -> engine, 2, devices,
                 DeviceOrigin.configured(), SizeLimit.parse("512 MiB", "maxReservation"), null,
-                Demangler.fromEnvironment(environment), null, null, null), CheckListener.SILENT);
-        Path json = JsonReportWriter.write(ReportModel.of(result), work.resolve("out"));
-        return ReportModel.read(json);
+                Demangler.fromEnvironment(environment), null, null, null), listener);
+        return result;
     }
 
     /**
