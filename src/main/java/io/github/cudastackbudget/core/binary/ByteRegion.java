@@ -149,9 +149,19 @@ public final class ByteRegion {
      *                               shrank: a message naming the offset)
      */
     public byte[] copy(long offset, int length) throws BinaryFormatException {
+        byte[] copy = new byte[length];
+        copyInto(offset, copy, length);
+        return copy;
+    }
+
+    /**
+     * The same bytes as {@link #copy}, into the first {@code length} bytes of {@code into} (a buffer used again for
+     * the next entry: issue 11, a new array per entry was zeroed only to be overwritten).
+     */
+    public void copyInto(long offset, byte[] into, int length) throws BinaryFormatException {
         check(offset, length);
         if (file != null && file.isOpen()) {
-            ByteBuffer read = ByteBuffer.allocate(length);
+            ByteBuffer read = ByteBuffer.wrap(into, 0, length);
             try {
                 while (read.hasRemaining()) {
                     if (file.read(read, base + offset + read.position()) < 0) {
@@ -160,7 +170,7 @@ public final class ByteRegion {
                                 + "writes it");
                     }
                 }
-                return read.array();
+                return;
             } catch (java.nio.channels.ClosedChannelException e) {
                 // closed meanwhile (the caller is done with the file): the mapping still holds the bytes
             } catch (IOException e) {
@@ -169,13 +179,10 @@ public final class ByteRegion {
             }
         }
         if (reads) {
-            byte[] copy = new byte[length];
-            readInto(ByteBuffer.wrap(copy), offset);
-            return copy;
+            readInto(ByteBuffer.wrap(into, 0, length), offset);
+            return;
         }
-        byte[] copy = new byte[length];
-        slice(offset, length).get(copy);
-        return copy;
+        slice(offset, length).get(into, 0, length);
     }
 
     private ByteBuffer readSlice(long offset, int length) throws BinaryFormatException {

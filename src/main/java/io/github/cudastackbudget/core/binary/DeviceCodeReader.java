@@ -321,10 +321,11 @@ public final class DeviceCodeReader {
         int total = blocks.stream().mapToInt(List::size).sum();
         List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
         if (total <= 1 || pool == null) {
+            EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
             for (List<Task> tasks : blocks) {
                 List<DeviceImage> images = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
-                    images.add(decode(task, budget));
+                    images.add(decode(task, budget, scratch));
                 }
                 results.add(images);
             }
@@ -334,6 +335,9 @@ public final class DeviceCodeReader {
         // no decode outlives the read (and the mapping) that started it
         java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(total);
         java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+        // one scratch per running decode, handed on to the next: at most one per thread, dropped with this read
+        java.util.concurrent.ConcurrentLinkedQueue<EntryDecompressor.Scratch> scratches =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
         List<List<Future<DeviceImage>>> futures = new ArrayList<>(blocks.size());
         int submitted = 0;
         try {
@@ -345,7 +349,15 @@ public final class DeviceCodeReader {
                             if (failed.get()) {
                                 return null;
                             }
-                            return decode(task, budget);
+                            EntryDecompressor.Scratch scratch = scratches.poll();
+                            if (scratch == null) {
+                                scratch = new EntryDecompressor.Scratch();
+                            }
+                            try {
+                                return decode(task, budget, scratch);
+                            } finally {
+                                scratches.offer(scratch);
+                            }
                         } catch (BinaryFormatException | RuntimeException | Error e) {
                             failed.set(true);
                             throw e;
@@ -404,7 +416,8 @@ public final class DeviceCodeReader {
         }
     }
 
-    private DeviceImage decode(Task task, EntryDecompressor.FileBudget budget) throws BinaryFormatException {
+    private DeviceImage decode(Task task, EntryDecompressor.FileBudget budget, EntryDecompressor.Scratch scratch)
+            throws BinaryFormatException {
         long reserved = 0;
         boolean holding = false;
         try {
@@ -412,7 +425,7 @@ public final class DeviceCodeReader {
                 reserved = memory.acquire(DecodeMemory.estimate(task.entry.header()));
                 holding = true;
             }
-            return decodeMapped(task, budget);
+            return decodeMapped(task, budget, scratch);
         } catch (InternalError e) {
             throw changedWhileRead(task.source, task.entry == null ? -1 : task.entry.header().fileOffset(), e);
         } catch (InterruptedException e) {
@@ -425,14 +438,16 @@ public final class DeviceCodeReader {
         }
     }
 
-    private DeviceImage decodeMapped(Task task, EntryDecompressor.FileBudget budget) throws BinaryFormatException {
+    private DeviceImage decodeMapped(Task task, EntryDecompressor.FileBudget budget, EntryDecompressor.Scratch scratch)
+            throws BinaryFormatException {
         if (task.entry == null) {
             return new DeviceImage(null, CubinReader.arch(task.cubin), CubinReader.read(task.cubin), List.of());
         }
         FatbinEntry header = task.entry.header();
         GpuArch arch = entryArch(header, task.source);
         // on the heap, also when stored uncompressed: nothing below reads the file, which may change while it is read
-        ByteBuffer payload = decompressor.payload(task.entry, task.source, budget);
+        // the scratch's arrays: nothing below keeps the payload (names and figures are copied out of it)
+        ByteBuffer payload = decompressor.payload(task.entry, task.source, budget, scratch);
         if (header.isPtx()) {
             return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
         }

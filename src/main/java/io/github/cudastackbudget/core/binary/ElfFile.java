@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -55,6 +56,7 @@ public final class ElfFile {
         private final long entrySize;
         /** The section-name table as ISO-8859-1 text (one char per byte), and where this name starts in it. */
         private String names = "";
+        private byte[] nameBytes = new byte[0];
         private int nameOffset;
         private String name;
 
@@ -70,8 +72,9 @@ public final class ElfFile {
         }
 
         /** Set once by the reader, before the section is published (through the final list of its image). */
-        private void name(String table, int at) {
+        private void name(String table, byte[] bytes, int at) {
             this.names = table;
+            this.nameBytes = bytes;
             this.nameOffset = at;
         }
 
@@ -137,6 +140,11 @@ public final class ElfFile {
 
         int nameOffset() {
             return nameOffset;
+        }
+
+        /** The section-name table's bytes (the text {@link #nameTable()} holds, one char per byte). */
+        byte[] nameTableBytes() {
+            return nameBytes;
         }
 
         public long type() {
@@ -366,7 +374,7 @@ public final class ElfFile {
                             + " lies outside its " + nameText.length() + "-byte string table");
                 }
             }
-            section.name(nameText, (int) at);
+            section.name(nameText, nameBytes, (int) at);
         }
         return new ElfFile(region, elf64, order, type, machine, osAbi, abiVersion, flags,
                 Collections.unmodifiableList(sections));
@@ -545,6 +553,14 @@ public final class ElfFile {
             long offset = u32(table, index * ENTRY);
             if (length < 0 || offset + length >= strings.limit()) {
                 return false;
+            }
+            if (strings.hasArray()) {
+                // the decoded cubin is on the heap: its bytes compared in place with the name table's (a vectorized
+                // compare; no String of the symbol table, which holds every name of the cubin)
+                byte[] bytes = strings.array();
+                int at = strings.arrayOffset() + (int) offset;
+                return Arrays.equals(bytes, at, at + length, section.nameTableBytes(), start, start + length)
+                        && bytes[at + length] == 0;
             }
             String text = stringsText();
             return text.regionMatches((int) offset, sectionNames, start, length)

@@ -95,8 +95,53 @@ public final class EntryDecompressor {
      * @param file   the decompressed bytes left to the file this entry is part of
      */
     public ByteBuffer payload(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
+        return payload(entry, source, file, null);
+    }
+
+    /**
+     * Buffers one decode thread uses again for the next entry (issue 11: a new array per entry, zeroed by the JVM only
+     * to be overwritten, was a third of a cold read's samples). Arrays up to {@link #KEEP} bytes are kept; a larger
+     * entry gets arrays of its own. The bytes a payload returned over these arrays are valid until the next payload
+     * read with the same scratch.
+     */
+    public static final class Scratch {
+        /** The largest array kept: with eight decode threads at most 128 MiB stay on the heap during a read. */
+        static final int KEEP = 8 << 20;
+
+        private byte[] input = new byte[0];
+        private byte[] output = new byte[0];
+
+        byte[] input(int length) {
+            if (input.length >= length) {
+                return input;
+            }
+            byte[] grown = new byte[length];
+            if (length <= KEEP) {
+                input = grown;
+            }
+            return grown;
+        }
+
+        byte[] output(int length) {
+            if (output.length >= length) {
+                return output;
+            }
+            byte[] grown = new byte[length];
+            if (length <= KEEP) {
+                output = grown;
+            }
+            return grown;
+        }
+    }
+
+    /**
+     * The same, into the arrays of {@code scratch} where it is not null: the returned bytes are valid until its next
+     * use.
+     */
+    public ByteBuffer payload(FatbinWalker.Entry entry, String source, FileBudget file, Scratch scratch)
+            throws BinaryFormatException {
         try {
-            return decode(entry, source, file);
+            return decode(entry, source, file, scratch);
         } catch (InternalError e) {
             // the JVM reports a fault of the mapped bytes (the file shrank or changed) when compiled code next checks
             // for it, which may be after the copy that faulted (seen inside the Zstandard call): the whole decode
@@ -106,13 +151,14 @@ public final class EntryDecompressor {
         }
     }
 
-    private ByteBuffer decode(FatbinWalker.Entry entry, String source, FileBudget file) throws BinaryFormatException {
+    private ByteBuffer decode(FatbinWalker.Entry entry, String source, FileBudget file, Scratch scratch)
+            throws BinaryFormatException {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
         if (compression == FatbinEntry.Compression.NONE) {
             // a heap copy: nothing after this reads the file, which may change while it is read
-            return ByteBuffer.wrap(heapCopy(entry, source, header.fileOffset() + header.headerSize()))
-                    .order(ByteOrder.LITTLE_ENDIAN);
+            return ByteBuffer.wrap(heapCopy(entry, source, header.fileOffset() + header.headerSize(), scratch), 0,
+                    entry.storedSize()).slice().order(ByteOrder.LITTLE_ENDIAN);
         }
         long expected = header.uncompressedSize();
         long at = header.fileOffset();
@@ -123,20 +169,21 @@ public final class EntryDecompressor {
         if (expected < 0) {
             throw new BinaryFormatException(source, at + 0x38, "fatbin entry declares a negative uncompressed size");
         }
-        byte[] input = heapCopy(entry, source, at + header.headerSize());
+        byte[] input = heapCopy(entry, source, at + header.headerSize(), scratch);
+        int inputLength = entry.storedSize();
         String codec = compression == FatbinEntry.Compression.ZSTD ? "Zstandard" : "LZ4";
         byte[] output;
         int produced;
         try {
             if (compression == FatbinEntry.Compression.ZSTD) {
-                ByteBuffer decoded = zstd(input, (int) expected, source, at, file);
+                ByteBuffer decoded = zstd(input, inputLength, (int) expected, source, at, file, scratch);
                 output = decoded.array();
                 produced = decoded.limit();
             } else {
-                int bound = (int) Math.min(expected, LZ4_MAX_RATIO * input.length + 16);
+                int bound = (int) Math.min(expected, LZ4_MAX_RATIO * inputLength + 16);
                 file.take(bound, source, at);
-                output = new byte[bound];
-                produced = LZ4.decompress(input, 0, input.length, output, 0, output.length);
+                output = scratch == null ? new byte[bound] : scratch.output(bound);
+                produced = LZ4.decompress(input, 0, inputLength, output, 0, bound);
             }
         } catch (LZ4Exception | ZstdException e) {
             throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression of the "
@@ -159,8 +206,8 @@ public final class EntryDecompressor {
      * One Zstandard frame, streamed into a growing array of at most {@code expected + 1} bytes (one more than declared
      * tells a lying header from an honest one).
      */
-    private static ByteBuffer zstd(byte[] input, int expected, String source, long at, FileBudget file)
-            throws BinaryFormatException {
+    private static ByteBuffer zstd(byte[] input, int inputLength, int expected, String source, long at,
+            FileBudget file, Scratch scratch) throws BinaryFormatException {
         int limit = (int) Math.min((long) expected + 1, ByteRegion.MAX_SLICE);
         // issue 11: the fast path, one call into libzstd writing straight into an array of the declared size plus one,
         // where that size is plausible for the payload (at most ONE_SHOT_RATIO times it): no direct buffers, no chunk
@@ -168,19 +215,19 @@ public final class EntryDecompressor {
         // failure falls back to the streaming decoder below, which words the error precisely (truncated frame, more
         // or fewer bytes than declared); a header that declares far more than the payload can hold also streams, so a
         // small hostile payload never makes a large array
-        if (limit <= Math.max(FIRST_CHUNK, (long) input.length * ONE_SHOT_RATIO)) {
+        if (limit <= Math.max(FIRST_CHUNK, (long) inputLength * ONE_SHOT_RATIO)) {
             file.take(limit, source, at);
-            byte[] output = new byte[limit];
+            byte[] output = scratch == null ? new byte[limit] : scratch.output(limit);
             try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
-                int produced = ctx.decompressByteArray(output, 0, limit, input, 0, input.length);
+                int produced = ctx.decompressByteArray(output, 0, limit, input, 0, inputLength);
                 return ByteBuffer.wrap(output, 0, produced);
             } catch (ZstdException e) {
                 file.giveBack(limit);
             }
         }
-        byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, input.length * 4))];
+        byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, inputLength * 4))];
         file.take(output.length, source, at);
-        ByteBuffer in = ByteBuffer.allocateDirect(input.length).put(input).flip();
+        ByteBuffer in = ByteBuffer.allocateDirect(inputLength).put(input, 0, inputLength).flip();
         // one block's worth (ZSTD_DStreamOutSize is 128 KiB): a zeroed 1 MiB direct buffer per entry cost more than
         // decoding a small entry
         ByteBuffer chunk = ByteBuffer.allocateDirect(Math.min(limit, CHUNK));
@@ -220,10 +267,16 @@ public final class EntryDecompressor {
      * The payload as stored, on the heap (positional reads of a mapped file: its pages are not made resident); a fault
      * reading the mapped file (it changed) is a clear error.
      */
-    private static byte[] heapCopy(FatbinWalker.Entry entry, String source, long offset) throws BinaryFormatException {
+    private static byte[] heapCopy(FatbinWalker.Entry entry, String source, long offset, Scratch scratch)
+            throws BinaryFormatException {
         byte[] copy;
         try {
-            copy = entry.payloadBytes();
+            if (scratch == null) {
+                copy = entry.payloadBytes();
+            } else {
+                copy = scratch.input(entry.storedSize());
+                entry.payloadInto(copy);
+            }
             // compiled code does not throw the fault of a mapped read where it happens: the JVM marks it pending and
             // throws it at the thread's next return from native code. A native call here makes that happen inside this
             // try, not in whatever the caller runs next (seen: after payload() had returned)

@@ -37,6 +37,11 @@ public final class FatbinWalker {
         public byte[] payloadBytes() throws BinaryFormatException {
             return region.copy(payloadOffset, storedSize);
         }
+
+        /** The payload as stored, into the first {@link #storedSize()} bytes of {@code into}. */
+        public void payloadInto(byte[] into) throws BinaryFormatException {
+            region.copyInto(payloadOffset, into, storedSize);
+        }
     }
 
     /**

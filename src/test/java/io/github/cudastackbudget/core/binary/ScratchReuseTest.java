@@ -1,0 +1,72 @@
+package io.github.cudastackbudget.core.binary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A decode thread reuses its arrays from entry to entry (issue 11): each payload read through one scratch must be the
+ * bytes a fresh read gives, whatever came before it (larger or smaller, compressed with another codec or stored).
+ */
+class ScratchReuseTest {
+
+    @Test
+    void everyPayloadThroughOneScratchEqualsAFreshRead() throws Exception {
+        EntryDecompressor decompressor = new EntryDecompressor(1L << 30);
+        EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
+        int compared = 0;
+        for (String name : List.of("libframes_zstd.so", "libframes_lz4.so", "libframes_nocomp.so", "libframes.so",
+                "libjitmixed.so", "frames.fatbin")) {
+            Path file = NativeTestFiles.testCuda(name);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                ByteRegion region = ByteRegion.read(file.toString(), channel);
+                List<FatbinWalker.Entry> entries = new ArrayList<>();
+                if (FatbinWalker.isFatbin(region)) {
+                    entries.addAll(FatbinWalker.entries(region));
+                } else {
+                    for (ElfFile.Section section : DeviceCodeSections.of(ElfFile.read(region)).toRead()) {
+                        entries.addAll(FatbinWalker.entries(region.sub(section.offset(), section.size(),
+                                file.toString())));
+                    }
+                }
+                // largest first, then smallest first: every array is reused for a smaller and a larger payload
+                List<FatbinWalker.Entry> order = new ArrayList<>(entries);
+                order.sort(Comparator.comparingLong((FatbinWalker.Entry e) -> e.header().uncompressedSize())
+                        .reversed());
+                List<FatbinWalker.Entry> ascending = new ArrayList<>(order);
+                java.util.Collections.reverse(ascending);
+                order.addAll(ascending);
+                for (FatbinWalker.Entry entry : order) {
+                    ByteBuffer fresh = decompressor.payload(entry, file.toString());
+                    ByteBuffer reused = decompressor.payload(entry, file.toString(),
+                            new EntryDecompressor.FileBudget(Long.MAX_VALUE), scratch);
+                    assertThat(reused.position()).isZero();
+                    assertThat(reused.remaining()).as("%s at 0x%x", name, entry.header().fileOffset())
+                            .isEqualTo(fresh.remaining());
+                    assertThat(reused.equals(fresh)).as("%s at 0x%x", name, entry.header().fileOffset()).isTrue();
+                    compared++;
+                }
+            }
+        }
+        assertThat(compared).isGreaterThan(60);
+    }
+
+    @Test
+    void aPayloadLargerThanWhatIsKeptGetsItsOwnArrays() {
+        EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
+        byte[] small = scratch.output(1024);
+        assertThat(scratch.output(512)).isSameAs(small);
+        byte[] large = scratch.output(EntryDecompressor.Scratch.KEEP + 1);
+        assertThat(large).hasSize(EntryDecompressor.Scratch.KEEP + 1);
+        assertThat(scratch.output(1024)).as("the large array is not kept").isSameAs(small);
+        assertThat(scratch.input(100)).isSameAs(scratch.input(50));
+    }
+}
