@@ -108,27 +108,24 @@ public final class EntryDecompressor {
         /** The largest array kept: with eight decode threads at most 128 MiB stay on the heap during a read. */
         static final int KEEP = 8 << 20;
 
-        private byte[] input = new byte[0];
-        private byte[] output = new byte[0];
+        /** The payload as stored, and the decompressed bytes. */
+        private final byte[][] kept = {new byte[0], new byte[0]};
 
         byte[] input(int length) {
-            if (input.length >= length) {
-                return input;
-            }
-            byte[] grown = new byte[length];
-            if (length <= KEEP) {
-                input = grown;
-            }
-            return grown;
+            return array(0, length);
         }
 
         byte[] output(int length) {
-            if (output.length >= length) {
-                return output;
+            return array(1, length);
+        }
+
+        private byte[] array(int which, int length) {
+            if (kept[which].length >= length) {
+                return kept[which];
             }
             byte[] grown = new byte[length];
             if (length <= KEEP) {
-                output = grown;
+                kept[which] = grown;
             }
             return grown;
         }
