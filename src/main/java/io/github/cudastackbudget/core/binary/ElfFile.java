@@ -86,11 +86,16 @@ public final class ElfFile {
         public String name() {
             String cut = name;
             if (cut == null) {
-                int end = names.indexOf('\0', nameOffset);
-                cut = names.substring(nameOffset, end < 0 ? names.length() : end);
+                cut = names.substring(nameOffset, nameEnd());
                 name = cut;
             }
             return cut;
+        }
+
+        /** Where the name ends in the table: its NUL, or the table's end where none follows. */
+        int nameEnd() {
+            int end = names.indexOf('\0', nameOffset);
+            return end < 0 ? names.length() : end;
         }
 
         /** Whether the name starts with {@code prefix} (ASCII), without making the name a String. */
@@ -119,8 +124,7 @@ public final class ElfFile {
             if (name != null) {
                 return name.substring(Math.min(from, name.length()));
             }
-            int end = names.indexOf('\0', nameOffset);
-            end = end < 0 ? names.length() : end;
+            int end = nameEnd();
             return names.substring(Math.min(nameOffset + from, end), end);
         }
 
@@ -129,8 +133,7 @@ public final class ElfFile {
             if (name != null) {
                 return name.length();
             }
-            int end = names.indexOf('\0', nameOffset);
-            return (end < 0 ? names.length() : end) - nameOffset;
+            return nameEnd() - nameOffset;
         }
 
         /** The section-name table's text and where the name starts in it: for comparing names without Strings. */
@@ -548,8 +551,7 @@ public final class ElfFile {
         public boolean nameEquals(int index, Section section, int from) {
             String sectionNames = section.nameTable();
             int start = section.nameOffset() + from;
-            int end = sectionNames.indexOf('\0', start);
-            int length = (end < 0 ? sectionNames.length() : end) - start;
+            int length = section.nameEnd() - start;
             long offset = u32(table, index * ENTRY);
             if (length < 0 || offset + length >= strings.limit()) {
                 return false;
