@@ -65,7 +65,8 @@ public final class BenchColdCheck {
             invoke(useCache, builder, true);
             invoke(directory, builder, Path.of(cacheDirectory));
         }
-        CheckRunner.Outcome outcome = CheckRunner.run(builder.build(), CheckListener.SILENT);
+        CheckRunner.Outcome outcome = CheckRunner.run(builder.build(), Boolean.getBoolean("bench.timings")
+                ? new StageLines() : CheckListener.SILENT);
         // a re-check the check-result cache replayed has no result, only its reports and lines
         return (outcome.result() == null ? "replayed" : "records=" + outcome.result().index().recordCount())
                 + " failed=" + outcome.failed() + " reports=" + outcome.reports().size();
@@ -84,6 +85,25 @@ public final class BenchColdCheck {
             }
         }
         return found;
+    }
+
+    /**
+     * With {@code -Dbench.timings=true}: the check's debug lines (its stage times: what {@code cli.Main --timings} prints) to standard
+     * error, so that a round's time can be split into its stages in this mode too.
+     */
+    private static final class StageLines implements CheckListener {
+        @Override
+        public void info(String line) {
+        }
+
+        @Override
+        public void warn(String line) {
+        }
+
+        @Override
+        public synchronized void debug(String line) {
+            System.err.println("[timings] " + line);
+        }
     }
 
     private static Method builderMethod(String name, Class<?> parameter) {

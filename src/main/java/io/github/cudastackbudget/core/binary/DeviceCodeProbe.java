@@ -48,6 +48,20 @@ public record DeviceCodeProbe(Path file, BinaryKind kind, boolean hasDeviceCode,
         public String message() {
             return source + (offset >= 0 ? ": at offset 0x" + Long.toHexString(offset) + ": " : ": ") + problem;
         }
+
+        @Override
+        public String toString() {
+            return "Unreadable[source=" + source + ", offset=" + offset + ", problem=" + problem + "]";
+        }
+    }
+
+    // written out in the generated one's form (issue 11): it is part of the check-result cache's key, and the
+    // generated toString bootstraps through method handles, about 50 ms in a build's cold JVM
+    @Override
+    public String toString() {
+        return "DeviceCodeProbe[file=" + file + ", kind=" + kind + ", hasDeviceCode=" + hasDeviceCode + ", detail="
+                + detail + ", membersWithDeviceCode=" + membersWithDeviceCode + ", onlyRelocatableDeviceCode="
+                + onlyRelocatableDeviceCode + ", unreadable=" + unreadable + "]";
     }
 
     /** A probe of a file that was read. */

@@ -25,6 +25,18 @@ public record FrameOrigin(FrameSource source, GpuArch ptx, String tool) {
         return new FrameOrigin(FrameSource.JIT_PTXAS, Objects.requireNonNull(ptx, "ptx"), "ptxas " + version);
     }
 
+    // equality written out, as KernelRecord's (issue 11); the source counts by its ordinal, the same in every run
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof FrameOrigin origin && source == origin.source
+                && java.util.Objects.equals(ptx, origin.ptx) && java.util.Objects.equals(tool, origin.tool);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * source.ordinal() + java.util.Objects.hashCode(ptx)) + java.util.Objects.hashCode(tool);
+    }
+
     public boolean isStatic() {
         return source == FrameSource.STATIC;
     }

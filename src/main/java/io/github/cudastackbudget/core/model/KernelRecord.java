@@ -33,6 +33,32 @@ public record KernelRecord(String library, GpuArch arch, String name, int regist
         this(library, arch, name, registers, stack, stackUnknown, shared, local, FrameOrigin.STATIC);
     }
 
+    // equality written out (issue 11): the generated one goes through method handles, slow in cold classes, and
+    // the verdicts compare each selected record with the worst; the hash is the same in every run (no enum's identity
+    // hash)
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof KernelRecord record && registers == record.registers
+                && stack == record.stack && stackUnknown == record.stackUnknown && shared == record.shared
+                && local == record.local && arch.equals(record.arch)
+                && (origin == record.origin || origin.equals(record.origin))
+                && (name == record.name || name.equals(record.name))
+                && (library == record.library || library.equals(record.library));
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = library.hashCode();
+        hash = 31 * hash + arch.hashCode();
+        hash = 31 * hash + name.hashCode();
+        hash = 31 * hash + registers;
+        hash = 31 * hash + Long.hashCode(stack);
+        hash = 31 * hash + (stackUnknown ? 1 : 0);
+        hash = 31 * hash + Long.hashCode(shared);
+        hash = 31 * hash + Long.hashCode(local);
+        return 31 * hash + origin.hashCode();
+    }
+
     /** The function's identity across images: one function of one library. */
     public FunctionKey functionKey() {
         return new FunctionKey(library, name);

@@ -15,4 +15,11 @@ public record JarInput(Path jar, String usedBy) {
         Objects.requireNonNull(jar, "jar");
         usedBy = usedBy == null ? "" : usedBy;
     }
+
+    // written out in the generated one's form (issue 11): it is part of the check-result cache's key, and the
+    // generated toString bootstraps through method handles, about 50 ms in a build's cold JVM
+    @Override
+    public String toString() {
+        return "JarInput[jar=" + jar + ", usedBy=" + usedBy + "]";
+    }
 }
