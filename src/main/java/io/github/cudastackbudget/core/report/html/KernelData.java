@@ -81,50 +81,52 @@ final class KernelData {
         StringWriter text = new StringWriter(model.kernels().size() * 24 + names.size() * 64);
         try (JsonGenerator json = FACTORY.createGenerator(text)) {
             json.writeStartObject();
-            json.writeArrayFieldStart("np");
-            List<String> suffixes = new ArrayList<>(names.size());
-            String previous = "";
-            for (String name : names) {
-                int shared = sharedPrefix(previous, name);
-                json.writeNumber(shared);
-                suffixes.add(name.substring(shared));
-                previous = name;
+            Names packed = Names.of(names);
+            // the integer lists are written as raw JSON text (issue 11: StringBuilder.append(long) is the JDK's, compiled
+            // once per JVM; the generator's writeNumber runs in this plugin's freshly loaded classes in every build)
+            Numbers np = new Numbers(packed.shared().length * 3);
+            for (int shared : packed.shared()) {
+                np.add(shared);
             }
-            json.writeEndArray();
-            Scan scan = scan(suffixes);
-            List<String> tokens = dictionary(scan);
-            writeStrings(json, "nt", tokens);
-            writeStrings(json, "ns", tokens.isEmpty() ? suffixes : encodeAll(suffixes, scan, codes(tokens)));
+            json.writeFieldName("np");
+            json.writeRawValue(np.end());
+            if (packed.deflated() != null) {
+                writeStrings(json, "nz", packed.deflated());
+            } else {
+                writeStrings(json, "ns", packed.suffixes());
+            }
             writeStrings(json, "libs", libraries.keySet());
             writeStrings(json, "arches", arches);
-            json.writeArrayFieldStart("f");
             List<KernelRow> rows = functions.rows();
+            Numbers f = new Numbers(rows.size() * 20 + functions.list().size() * 12);
             for (ReportFunctions.Function function : functions.list()) {
-                json.writeNumber(nameIndex.get(function.displayName()));
-                json.writeNumber(libraries.get(function.library()));
-                json.writeNumber(function.end() - function.first());
+                f.add(nameIndex.get(function.displayName()));
+                f.add(libraries.get(function.library()));
+                f.add(function.end() - function.first());
                 for (int i = function.first(); i < function.end(); i++) {
                     KernelRow row = rows.get(i);
-                    json.writeNumber(archIndex.get(row.arch()));
-                    json.writeNumber(row.stackUnknown() ? -1 : row.stack());
-                    json.writeNumber(row.local());
-                    json.writeNumber(row.shared());
-                    json.writeNumber(row.registers());
+                    f.add(archIndex.get(row.arch()));
+                    f.add(row.stackUnknown() ? -1 : row.stack());
+                    f.add(row.local());
+                    f.add(row.shared());
+                    f.add(row.registers());
                 }
             }
-            json.writeEndArray();
-            json.writeArrayFieldStart("devices");
+            json.writeFieldName("f");
+            json.writeRawValue(f.end());
+            StringBuilder devices = new StringBuilder("[");
             for (DeviceReport device : model.devices()) {
-                json.writeStartArray();
+                Numbers positions = new Numbers(device.selectedKernels().size() * 7);
                 for (KernelRow row : device.selectedKernels()) {
                     int position = functions.positionOf(row);
                     if (position >= 0) { // a computed (JIT) figure is no record of the table; the device's card shows it
-                        json.writeNumber(position);
+                        positions.add(position);
                     }
                 }
-                json.writeEndArray();
+                devices.append(devices.length() == 1 ? "" : ",").append(positions.end());
             }
-            json.writeEndArray();
+            json.writeFieldName("devices");
+            json.writeRawValue(devices.append(']').toString());
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -132,311 +134,162 @@ final class KernelData {
         return scriptSafe(text.getBuffer());
     }
 
-    /** The first of the codes that stand for dictionary tokens: Unicode's private use area, U+E000 to U+F8FF. */
-    static final char FIRST_CODE = '\uE000';
-    static final int MAX_TOKENS = 0xF8FF - 0xE000 + 1;
-    /** Shorter tokens save too little for their code (three bytes in UTF-8) and their dictionary entry. */
-    private static final int MIN_TOKEN = 5;
-
     /**
-     * The name dictionary of the page: the identifiers (with a trailing {@code ::}) of the front-coded names that save
-     * the most bytes when each occurrence is written as one private-use character, most saving first, at most
-     * {@link #MAX_TOKENS}; empty when a name itself holds a private-use character (no code could be told from it).
-     * Template-heavy C++ names repeat their namespaces and class names many times: libtorch_cuda.so's page shrank
-     * by about a third (issue 11). Deterministic: ties go to the token that sorts first.
+     * The page's names (sorted and distinct): front-coded, each one's shared prefix length ({@code np}, in UTF-16
+     * units, as the script's {@code substring} counts), then the rests joined by {@link #SEPARATOR} and deflated
+     * ({@code nz}: zlib format, base64, in up to {@link #MAX_CHUNKS} chunks of whole names that the script inflates
+     * with the browser's {@code DecompressionStream} and joins with the separator). Issue 11: the page's former
+     * name dictionary, a scan of every character in Java, was most of the page's time in a cold check; zlib runs in
+     * native code, and libtorch_cuda.so's 10 MB of front-coded names deflate to about 0.25 MB. A name that holds the
+     * separator (only a report read back from JSON can: ELF names end at a NUL) leaves the rests plain ({@code ns}).
+     * The chunks follow from the names' sizes alone, never from the machine, so the page is the same everywhere.
      */
-    static List<String> dictionary(List<String> suffixes) {
-        return dictionary(scan(suffixes));
-    }
+    static final class Names {
+        /** Between two names in a deflated chunk: no ELF or demangled name holds it. */
+        static final char SEPARATOR = '\u0000';
+        /** The bytes of rests per chunk (about; a chunk ends with a whole name). */
+        static final int CHUNK_BYTES = 1 << 20;
+        /** The most chunks, deflated at once. */
+        static final int MAX_CHUNKS = 8;
 
-    /** The dictionary of {@link #dictionary(List)} from the texts' scan. */
-    static List<String> dictionary(Scan scan) {
-        Tokens counts = scan.counts();
-        if (counts == null) {
-            return List.of(); // a name holds a private-use character
-        }
-        List<Map.Entry<String, Long>> saving = new ArrayList<>();
-        for (int slot = 0; slot < counts.keys.length; slot++) {
-            String token = counts.keys[slot];
-            if (token == null) {
-                continue;
-            }
-            long bytes = token.length(); // identifier characters and ':' only: ASCII, one UTF-8 byte each
-            // each occurrence: the token's bytes become three; the dictionary holds it once, quoted, with a comma
-            long saved = counts.counts[slot] * (bytes - 3) - (bytes + 3);
-            if (saved > 0) {
-                saving.add(Map.entry(token, saved));
-            }
-        }
-        saving.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        List<String> tokens = new ArrayList<>(Math.min(saving.size(), MAX_TOKENS));
-        for (int i = 0; i < saving.size() && i < MAX_TOKENS; i++) {
-            tokens.add(saving.get(i).getKey());
-        }
-        return tokens;
-    }
+        private final int[] shared;
+        private final List<String> suffixes;
+        private final List<String> deflated;
 
-    /**
-     * Tokens by their characters, looked up by a range of a text (its hash computed while the range is scanned, its
-     * characters compared with {@link String#regionMatches}): a String is made once per distinct token. Open
-     * addressing; each slot's count (dictionary) or code (encoding).
-     */
-    static final class Tokens {
-        private String[] keys = new String[1024];
-        private int[] hashes = new int[1024];
-        private int[] counts = new int[1024];
-        private int size;
+        private Names(int[] shared, List<String> suffixes, List<String> deflated) {
+            this.shared = shared;
+            this.suffixes = suffixes;
+            this.deflated = deflated;
+        }
 
-        /** The slot of the token {@code text[from, to)} whose {@link String#hashCode} is {@code hash}, or -1. */
-        int find(String text, int from, int to, int hash) {
-            int mask = keys.length - 1;
-            int length = to - from;
-            for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
-                String key = keys[slot];
-                if (key == null) {
-                    return -1;
+        /** Each name's shared prefix length with the name before. */
+        int[] shared() {
+            return shared;
+        }
+
+        /** The rests, plain: only where a name holds the separator, else null. */
+        List<String> suffixes() {
+            return suffixes;
+        }
+
+        /** The deflated chunks, base64; null where a name holds the separator. */
+        List<String> deflated() {
+            return deflated;
+        }
+
+        static Names of(List<String> names) {
+            int count = names.size();
+            int[] shared = new int[count];
+            // each name's UTF-8 bytes, its rest from[i] on: an ASCII name's bytes are its chars, so between two ASCII
+            // names the shared prefix is found on the bytes (Arrays.mismatch, vectorized); no rest is copied
+            byte[][] bytes = new byte[count][];
+            int[] from = new int[count];
+            boolean separatorFree = true;
+            boolean previousAscii = false;
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                String name = names.get(i);
+                if (name.indexOf(SEPARATOR) >= 0) {
+                    separatorFree = false;
                 }
-                if (hashes[slot] == hash && key.length() == length && key.regionMatches(0, text, from, length)) {
-                    return slot;
+                byte[] utf8 = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                boolean ascii = utf8.length == name.length();
+                if (ascii && previousAscii) {
+                    byte[] before = bytes[i - 1];
+                    int limit = Math.min(before.length, utf8.length);
+                    int mismatch = Arrays.mismatch(before, 0, limit, utf8, 0, limit);
+                    shared[i] = mismatch < 0 ? limit : mismatch;
+                    from[i] = shared[i];
+                } else {
+                    shared[i] = i == 0 ? 0 : sharedPrefix(names.get(i - 1), name);
+                    from[i] = ascii ? shared[i]
+                            : name.substring(0, shared[i]).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
                 }
+                bytes[i] = utf8;
+                total += utf8.length - from[i];
+                previousAscii = ascii;
             }
-        }
-
-        /** Adds {@code times} occurrences of the token {@code text[from, to)}. */
-        void add(String text, int from, int to, int hash, int times) {
-            int slot = find(text, from, to, hash);
-            if (slot < 0) {
-                if ((size + 1) * 2 > keys.length) {
-                    grow();
+            if (!separatorFree) {
+                List<String> rests = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    rests.add(names.get(i).substring(shared[i]));
                 }
-                int mask = keys.length - 1;
-                slot = mix(hash) & mask;
-                while (keys[slot] != null) {
-                    slot = (slot + 1) & mask;
-                }
-                keys[slot] = text.substring(from, to);
-                hashes[slot] = hash;
-                size++;
+                return new Names(shared, rests, null);
             }
-            counts[slot] += times;
+            return new Names(shared, null, deflate(bytes, from, total + Math.max(0, count - 1)));
         }
 
-        /** Adds every token of {@code other} with its count. */
-        void addAll(Tokens other) {
-            for (int slot = 0; slot < other.keys.length; slot++) {
-                String key = other.keys[slot];
-                if (key != null) {
-                    add(key, 0, key.length(), other.hashes[slot], other.counts[slot]);
-                }
+        /** The chunks: consecutive names, about {@code total / chunks} bytes each, deflated at once. */
+        private static List<String> deflate(byte[][] bytes, int[] from, long total) {
+            int count = bytes.length;
+            int chunks = (int) Math.min(Math.min(MAX_CHUNKS, count), Math.max(1, (total + CHUNK_BYTES - 1)
+                    / CHUNK_BYTES));
+            if (count == 0) {
+                return List.of();
             }
-        }
-
-        /** The count (or code) of a slot {@link #find} returned. */
-        int count(int slot) {
-            return counts[slot];
-        }
-
-        private void grow() {
-            String[] oldKeys = keys;
-            int[] oldHashes = hashes;
-            int[] oldCounts = counts;
-            keys = new String[oldKeys.length * 2];
-            hashes = new int[keys.length];
-            counts = new int[keys.length];
-            int mask = keys.length - 1;
-            for (int i = 0; i < oldKeys.length; i++) {
-                if (oldKeys[i] != null) {
-                    int slot = mix(oldHashes[i]) & mask;
-                    while (keys[slot] != null) {
-                        slot = (slot + 1) & mask;
-                    }
-                    keys[slot] = oldKeys[i];
-                    hashes[slot] = oldHashes[i];
-                    counts[slot] = oldCounts[i];
+            int[] ends = new int[chunks];
+            long written = 0;
+            int chunk = 0;
+            for (int i = 0; i < count && chunk < chunks - 1; i++) {
+                written += bytes[i].length - from[i] + 1;
+                if (written * chunks >= total * (chunk + 1)) {
+                    ends[chunk++] = i + 1;
                 }
             }
-        }
-
-        private static int mix(int hash) {
-            int h = hash * 0x9E3779B9;
-            return h ^ (h >>> 16);
-        }
-    }
-
-    /**
-     * The tokens of the texts (a token: an identifier, {@code [A-Za-z_][A-Za-z0-9_]*}, and a {@code ::} right after it)
-     * of at least {@link #MIN_TOKEN} chars: how often each occurs ({@code counts}; null when a text holds a private-use
-     * char), and per text where each lies ({@code ranges}: from, to and hash, three ints per token), so that encoding
-     * does not cut the texts again.
-     */
-    record Scan(Tokens counts, int[][] ranges) {
-    }
-
-    /**
-     * Scans the texts in slices at once (issue 11: libtorch_cuda.so's names hold about half a million tokens; a
-     * substring and a hash map entry for each, then a second pass to encode, were most of the page's time in a cold
-     * check). The sums do not depend on the slicing.
-     */
-    static Scan scan(List<String> texts) {
-        int[][] ranges = new int[texts.size()][];
-        Tokens counts = null;
-        boolean privateUse = false;
-        for (Tokens part : inSlices(texts.size(), (from, to) -> scan(texts, from, to, ranges))) {
-            if (part == null) {
-                privateUse = true;
-            } else if (counts == null) {
-                counts = part;
-            } else {
-                counts.addAll(part);
+            while (chunk < chunks) {
+                ends[chunk++] = count;
             }
+            List<java.util.concurrent.CompletableFuture<String>> parts = new ArrayList<>(chunks);
+            int start = 0;
+            for (int c = 0; c < chunks; c++) {
+                int first = start;
+                int end = Math.max(ends[c], first);
+                start = end;
+                if (c == 0) {
+                    continue; // this thread's, below
+                }
+                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> chunk(bytes, from, first, end)));
+            }
+            List<String> out = new ArrayList<>(chunks);
+            out.add(chunk(bytes, from, 0, ends[0]));
+            for (java.util.concurrent.CompletableFuture<String> part : parts) {
+                out.add(part.join());
+            }
+            return out;
         }
-        return new Scan(privateUse ? null : counts == null ? new Tokens() : counts, ranges);
-    }
 
-    private static final int[] NO_TOKENS = new int[0];
-
-    /** One slice of {@link #scan(List)}: its counts (null for a private-use char), its texts' ranges filled in. */
-    private static Tokens scan(List<String> texts, int first, int end, int[][] ranges) {
-        Tokens counts = new Tokens();
-        int[] found = new int[48];
-        for (int index = first; index < end; index++) {
-            String text = texts.get(index);
-            int length = text.length();
-            int tokens = 0;
+        /** The rests of names {@code [first, end)} joined by the separator, deflated (zlib format), base64. */
+        private static String chunk(byte[][] bytes, int[] from, int first, int end) {
+            int size = Math.max(0, end - first - 1);
+            for (int i = first; i < end; i++) {
+                size += bytes[i].length - from[i];
+            }
+            byte[] joined = new byte[size];
             int at = 0;
-            while (at < length) {
-                char c = text.charAt(at);
-                if (c >= FIRST_CODE && c < FIRST_CODE + MAX_TOKENS) {
-                    return null;
+            for (int i = first; i < end; i++) {
+                if (i > first) {
+                    joined[at++] = (byte) SEPARATOR;
                 }
-                if (!identifierStart(c)) {
-                    at++;
-                    continue;
-                }
-                int hash = c;
-                int stop = at + 1;
-                while (stop < length && identifierPart(c = text.charAt(stop))) {
-                    hash = 31 * hash + c;
-                    stop++;
-                }
-                if (stop + 1 < length && text.charAt(stop) == ':' && text.charAt(stop + 1) == ':') {
-                    hash = 31 * (31 * hash + ':') + ':';
-                    stop += 2;
-                }
-                if (stop - at >= MIN_TOKEN) {
-                    counts.add(text, at, stop, hash, 1);
-                    if (tokens + 3 > found.length) {
-                        found = Arrays.copyOf(found, found.length * 2);
-                    }
-                    found[tokens++] = at;
-                    found[tokens++] = stop;
-                    found[tokens++] = hash;
-                }
-                at = stop;
+                int length = bytes[i].length - from[i];
+                System.arraycopy(bytes[i], from[i], joined, at, length);
+                at += length;
             }
-            ranges[index] = tokens == 0 ? NO_TOKENS : Arrays.copyOf(found, tokens);
-        }
-        return counts;
-    }
-
-    /** Names per slice below which one thread does all: the threads cost more than they save. */
-    private static final int SLICE = 2048;
-
-    /** A slice of the positions {@code [from, to)}. */
-    private interface Slice<T> {
-        T run(int from, int to);
-    }
-
-    /** {@code work} over consecutive slices of {@code size} positions, at once on the common pool where there are many. */
-    private static <T> List<T> inSlices(int size, Slice<T> work) {
-        int slices = (int) Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()),
-                Math.max(1, size / SLICE));
-        List<T> results = new ArrayList<>(slices);
-        if (slices == 1) {
-            results.add(work.run(0, size));
-            return results;
-        }
-        List<java.util.concurrent.CompletableFuture<T>> parts = new ArrayList<>(slices);
-        for (int slice = 0; slice < slices; slice++) {
-            int from = (int) ((long) size * slice / slices);
-            int to = (int) ((long) size * (slice + 1) / slices);
-            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> work.run(from, to)));
-        }
-        for (java.util.concurrent.CompletableFuture<T> part : parts) {
-            results.add(part.join());
-        }
-        return results;
-    }
-
-    /** The dictionary's tokens by their codes' offsets from {@link #FIRST_CODE}. */
-    static Tokens codes(List<String> tokens) {
-        Tokens codes = new Tokens();
-        for (int i = 0; i < tokens.size(); i++) {
-            String token = tokens.get(i);
-            codes.add(token, 0, token.length(), token.hashCode(), i);
-        }
-        return codes;
-    }
-
-    /** Every text encoded ({@link #encode}) by the ranges of its scan, in order; slices at once. */
-    static List<String> encodeAll(List<String> texts, Scan scan, Tokens codes) {
-        String[] encoded = new String[texts.size()];
-        inSlices(texts.size(), (from, to) -> {
-            for (int index = from; index < to; index++) {
-                encoded[index] = encode(texts.get(index), scan.ranges()[index], codes);
-            }
-            return null;
-        });
-        return Arrays.asList(encoded);
-    }
-
-    /** The text with every dictionary token written as its code; the runs between them copied whole. */
-    static String encode(String text, Tokens codes) {
-        int[][] ranges = new int[1][];
-        scan(List.of(text), 0, 1, ranges);
-        return encode(text, ranges[0] == null ? NO_TOKENS : ranges[0], codes);
-    }
-
-    /** {@link #encode(String, Tokens)} by the text's token ranges (from, to, hash per token). */
-    private static String encode(String text, int[] ranges, Tokens codes) {
-        char[] out = null;
-        int written = 0;
-        int copied = 0;
-        for (int k = 0; k < ranges.length; k += 3) {
-            int slot = codes.find(text, ranges[k], ranges[k + 1], ranges[k + 2]);
-            if (slot >= 0) {
-                if (out == null) {
-                    out = new char[text.length()];
+            java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION);
+            try {
+                deflater.setInput(joined);
+                deflater.finish();
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(Math.max(64, size / 16));
+                byte[] buffer = new byte[64 * 1024];
+                while (!deflater.finished()) {
+                    int n = deflater.deflate(buffer);
+                    out.write(buffer, 0, n);
                 }
-                text.getChars(copied, ranges[k], out, written);
-                written += ranges[k] - copied;
-                out[written++] = (char) (FIRST_CODE + codes.count(slot));
-                copied = ranges[k + 1];
+                return java.util.Base64.getEncoder().encodeToString(out.toByteArray());
+            } finally {
+                deflater.end();
             }
         }
-        if (out == null) {
-            return text;
-        }
-        text.getChars(copied, text.length(), out, written);
-        written += text.length() - copied;
-        return new String(out, 0, written);
     }
-
-    /** The same, the codes given as a map from token to code (for tests). */
-    static String encode(String text, Map<String, Character> codes) {
-        List<String> tokens = new ArrayList<>(java.util.Collections.nCopies(codes.size(), (String) null));
-        codes.forEach((token, code) -> tokens.set(code - FIRST_CODE, token));
-        return encode(text, codes(tokens));
-    }
-
-    private static boolean identifierStart(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
-    }
-
-    private static boolean identifierPart(char c) {
-        return identifierStart(c) || c >= '0' && c <= '9';
-    }
-
     /** The length of the prefix {@code name} shares with {@code previous}, never splitting a surrogate pair. */
     static int sharedPrefix(String previous, String name) {
         int limit = Math.min(previous.length(), name.length());
@@ -488,6 +341,26 @@ final class KernelData {
             lt = text.indexOf('<', from);
         }
         return out.append(text, from, length).toString();
+    }
+
+    /** A JSON list of integers, as text. */
+    private static final class Numbers {
+        private final StringBuilder text;
+
+        Numbers(int capacity) {
+            text = new StringBuilder(Math.max(16, capacity)).append('[');
+        }
+
+        void add(long value) {
+            if (text.length() > 1) {
+                text.append(',');
+            }
+            text.append(value);
+        }
+
+        String end() {
+            return text.append(']').toString();
+        }
     }
 
     private static void writeStrings(JsonGenerator json, String field, Iterable<String> values) throws IOException {

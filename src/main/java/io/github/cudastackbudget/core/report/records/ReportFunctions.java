@@ -34,12 +34,23 @@ public final class ReportFunctions {
     private final List<KernelRow> rows;
     private final List<Function> functions = new ArrayList<>();
     private final Map<String, Integer> labels = new LinkedHashMap<>();
+    /**
+     * Each record's first position, by identity: the model's devices list the very rows of its records (issue 11:
+     * hashing 130k rows by their twelve components was most of this class's time in a cold check).
+     */
     private final Map<KernelRow, Integer> positions;
+    /** The same by equality, made only when a row that is none of the records' instances is looked up. */
+    private Map<KernelRow, Integer> byEquality;
+    /** Per position, the first position of its function's run: equal rows are rows of one function. */
+    private final int[] runStart;
+    /** Whether a function's records come in more than one run (an unsorted model): equality decides alone. */
+    private boolean split;
     private final Map<String, Integer> byName = new HashMap<>();
 
     private ReportFunctions(List<KernelRow> rows) {
         this.rows = rows;
-        this.positions = new HashMap<>(rows.size() * 2);
+        this.positions = new java.util.IdentityHashMap<>(rows.size());
+        this.runStart = new int[rows.size()];
     }
 
     /** The functions of a report: its records, then the functions its notes name that have no record. */
@@ -70,6 +81,7 @@ public final class ReportFunctions {
         for (int i = 0; i < rows.size(); i++) {
             KernelRow row = rows.get(i);
             positions.putIfAbsent(row, i);
+            runStart[i] = first;
             KernelRow next = i + 1 < rows.size() ? rows.get(i + 1) : null;
             if (next == null || !next.name().equals(row.name()) || !next.library().equals(row.library())
                     || !next.displayName().equals(row.displayName())) {
@@ -85,7 +97,9 @@ public final class ReportFunctions {
             label = labels.size();
             labels.put(library, label);
         }
-        byName.putIfAbsent(key(library, name), functions.size());
+        if (byName.putIfAbsent(key(library, name), functions.size()) != null && first < end) {
+            split = true;
+        }
         functions.add(new Function(label, library, name, displayName, first, end));
     }
 
@@ -118,7 +132,23 @@ public final class ReportFunctions {
 
     /** The position of the first record equal to {@code row}, or -1 when it is none of the records. */
     public int positionOf(KernelRow row) {
-        Integer position = positions.get(row);
+        Integer position = split ? null : positions.get(row);
+        if (position != null) {
+            // an equal row can only be an earlier one of the same run
+            for (int i = runStart[position]; i < position; i++) {
+                if (rows.get(i).equals(row)) {
+                    return i;
+                }
+            }
+            return position;
+        }
+        if (byEquality == null) {
+            byEquality = new HashMap<>(rows.size() * 2);
+            for (int i = 0; i < rows.size(); i++) {
+                byEquality.putIfAbsent(rows.get(i), i);
+            }
+        }
+        position = byEquality.get(row);
         return position == null ? -1 : position;
     }
 

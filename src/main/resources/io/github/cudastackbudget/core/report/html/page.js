@@ -4,15 +4,22 @@
   document.documentElement.className += ' js';
   var data = JSON.parse(document.getElementById('csb-data').textContent);
   var W = 7, libs = data.libs, arches = data.arches;
-  // names: sorted and front-coded (np = the length shared with the name before, ns = the rest), each character
-  // U+E000 + i of ns standing for the dictionary's token nt[i]
-  var nt = data.nt || [];
-  var expand = function (s) {
-    return nt.length ? s.replace(/[\uE000-\uF8FF]/g, function (c) { return nt[c.charCodeAt(0) - 0xE000]; }) : s;
-  };
-  var names = new Array(data.ns.length);
-  for (var n = 0, previous = ''; n < names.length; n++) {
-    previous = names[n] = previous.substring(0, data.np[n]) + expand(data.ns[n]);
+  // names: sorted and front-coded (np = the length shared with the name before), the rests joined by U+0000 and
+  // deflated (nz: zlib, base64, chunks of whole names), or plain (ns); inflated by the browser, then the tables start
+  var names = [];
+  function inflate(chunk) {
+    var binary = atob(chunk), bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'))).text();
+  }
+  function rests() {
+    if (!data.nz) { return Promise.resolve(data.ns); }
+    if (typeof DecompressionStream === 'undefined') {
+      return Promise.reject(new Error('no DecompressionStream'));
+    }
+    return Promise.all(data.nz.map(inflate)).then(function (parts) {
+      return parts.length ? parts.join('\u0000').split('\u0000') : [];
+    });
   }
   // f: per function name, library, image count, then per image arch, stack (-1 = UNKNOWN), local, shared, reg;
   // decoded into K, W integers per record (name, library, arch, stack, local, shared, reg), the records in order
@@ -204,6 +211,20 @@
     return (sort === null ? cell.textContent : sort).toLowerCase();
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll('.ktable'), function (root) { root.table = new KernelTable(root); });
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), sortable);
+  rests().then(function (ns) {
+    names = new Array(ns.length);
+    for (var n = 0, previous = ''; n < names.length; n++) {
+      previous = names[n] = previous.substring(0, data.np[n]) + ns[n];
+    }
+    Array.prototype.forEach.call(document.querySelectorAll('.ktable'), function (root) { root.table = new KernelTable(root); });
+    document.documentElement.setAttribute('data-csb-ready', 'true');
+  }, function () {
+    // a browser without DecompressionStream (before 2023): the server-rendered rows stay, without sorting or filtering
+    Array.prototype.forEach.call(document.querySelectorAll('.ktable .count'), function (count) {
+      count.textContent += ' (this browser cannot unpack the page\'s kernel names: sorting and filtering need a ' +
+        'browser from 2023 or later; cuda-stack-budget.json lists every record)';
+    });
+    document.documentElement.setAttribute('data-csb-ready', 'false');
+  });
 }());

@@ -97,27 +97,50 @@ class HtmlReportWriterTest {
     }
 
     /**
-     * The block's names, decoded as page.js decodes them (front-coded: shared prefix length, rest; in the rest each
-     * character U+E000 + i stands for the dictionary token nt[i]).
+     * The block's names, decoded as page.js decodes them: front-coded (shared prefix length, rest), the rests either
+     * deflated chunks joined by U+0000 ({@code nz}: base64 of zlib) or plain ({@code ns}).
      */
-    static List<String> names(JsonNode data) {
-        List<String> tokens = new java.util.ArrayList<>();
-        data.get("nt").forEach(token -> tokens.add(token.textValue()));
+    static List<String> names(JsonNode data) throws java.util.zip.DataFormatException {
+        List<String> rests = new java.util.ArrayList<>();
+        if (data.has("nz")) {
+            List<String> parts = new java.util.ArrayList<>();
+            for (JsonNode chunk : data.get("nz")) {
+                parts.add(inflate(java.util.Base64.getDecoder().decode(chunk.textValue())));
+            }
+            if (!parts.isEmpty()) {
+                rests.addAll(java.util.Arrays.asList(String.join("\u0000", parts).split("\u0000", -1)));
+            }
+        } else {
+            data.get("ns").forEach(rest -> rests.add(rest.textValue()));
+        }
+        assertThat(rests).hasSize(data.get("np").size());
         List<String> names = new java.util.ArrayList<>();
         String previous = "";
-        for (int i = 0; i < data.get("ns").size(); i++) {
-            StringBuilder rest = new StringBuilder();
-            for (char c : data.get("ns").get(i).textValue().toCharArray()) {
-                if (c >= '\uE000' && c <= '\uF8FF') {
-                    rest.append(tokens.get(c - 0xE000));
-                } else {
-                    rest.append(c);
-                }
-            }
-            previous = previous.substring(0, data.get("np").get(i).intValue()) + rest;
+        for (int i = 0; i < rests.size(); i++) {
+            previous = previous.substring(0, data.get("np").get(i).intValue()) + rests.get(i);
             names.add(previous);
         }
         return names;
+    }
+
+    /** A zlib stream's bytes as UTF-8 text (what DecompressionStream('deflate') and Response.text() give). */
+    static String inflate(byte[] zlib) throws java.util.zip.DataFormatException {
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+        try {
+            inflater.setInput(zlib);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buffer);
+                if (n == 0 && !inflater.finished() && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new java.util.zip.DataFormatException("truncated zlib stream");
+                }
+                out.write(buffer, 0, n);
+            }
+            return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            inflater.end();
+        }
     }
 
     /** The block's records, decoded as page.js decodes them: FIELDS integers each. */
@@ -225,7 +248,7 @@ class HtmlReportWriterTest {
     }
 
     @Test
-    void hostileTextCannotBreakOutOfTheMarkupOrTheDataBlock() {
+    void hostileTextCannotBreakOutOfTheMarkupOrTheDataBlock() throws Exception {
         String evil = "k</script><script>alert(1)</script><b title=\"x\">&amp;'";
         KernelRow row = new KernelRow("_Z4evilv", evil, "lib<evil>.so", "sm_90", 8, 64, false, 0, 0);
         DeviceReport device = new DeviceReport("gpu <b>\"1\"</b>", null, "9.0", "sm_90", 1024, null, null, "",

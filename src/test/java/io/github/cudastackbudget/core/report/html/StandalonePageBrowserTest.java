@@ -56,7 +56,9 @@ class StandalonePageBrowserTest {
         chromium.clearEvents();
         String url = page.toUri().toString();
         chromium.navigate(url);
-        Thread.sleep(300);
+        // the script inflates the names, then starts the tables: "true" once they sort and filter
+        assertThat(chromium.waitFor("document.documentElement.getAttribute('data-csb-ready')",
+                v -> !v.isNull() && !v.asText().isEmpty()).asText()).as("the tables started").isEqualTo("true");
         assertPageStayedOffline(url);
     }
 
