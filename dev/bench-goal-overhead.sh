@@ -22,6 +22,10 @@
 #   BEFORE_JAR=/path   a second plugin jar (e.g. main's) timed in the same rounds as the variants check0 and skip0,
 #                      from its own local repository; BEFORE_POM=/path its POM (default: POM). Prints both jars'
 #                      overheads, and the medians of the per-round differences check - check0 and skip - skip0
+#   SPAN=1             also time the goal's own span in each variant (from its "--- cuda-stack-budget-maven-plugin"
+#                      header to the line after its output, Maven's timestamps; RUNS more runs each): the plugin's
+#                      resolution, class realm, configuration and run, without the build around it, which varies by
+#                      more than the goal takes on a shared machine
 # needs: JDK 17, Maven 3.6.3+, the plugin's and the project's plugins' dependencies in ~/.m2 (a prior build has them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -196,4 +200,28 @@ if [[ -n "${BEFORE_JAR:-}" ]]; then
     printf "BEFORE_JAR, check:             %.3f s (median - median; median of the per-round differences %.3f s)\n", c - a, pc
     printf "BEFORE_JAR, check, skip=true:  %.3f s (median - median; median of the per-round differences %.3f s)\n", s - a, ps
     printf "this jar - BEFORE_JAR:         check %.3f s, skip %.3f s (medians of the per-round differences)\n", dc, ds }'
+fi
+if [[ -n "${SPAN:-}" ]]; then
+    span_order=(check skip)
+    [[ -n "${BEFORE_JAR:-}" ]] && span_order=(check check0 skip skip0)
+    declare -A spans=()
+    for ((round = 0; round < runs; round++)); do
+        for ((k = 0; k < ${#span_order[@]}; k++)); do
+            name="${span_order[(round + k) % ${#span_order[@]}]}"
+            # shellcheck disable=SC2086
+            ms="$("$mvn" -o -B ${cmd[$name]} verify -Dorg.slf4j.simpleLogger.showDateTime=true \
+                -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS 2>&1 | awk '
+                function ms(l) { split(substr(l, 1, 12), t, ":"); return (t[1] * 3600 + t[2] * 60 + t[3]) * 1000 }
+                /--- cuda-stack-budget-maven-plugin/ { a = ms($0); next }
+                a && (/BUILD SUCCESS/ || /-----------/) { printf "%d", ms($0) - a; exit }')"
+            [[ -n "$ms" ]] || { echo "no span found in a $name run" >&2; exit 1; }
+            spans[$name]+="$ms "
+        done
+    done
+    echo "the goal's span in Maven's log (header to the next line after its output), $runs runs each:"
+    printf '%-8s %8s %8s %8s   (seconds)\n' variant min median max
+    for name in "${span_order[@]}"; do
+        read -r lo med hi <<< "$(stats "${spans[$name]}")"
+        printf '%-8s %8s %8s %8s\n' "$name" "$lo" "$med" "$hi"
+    done
 fi

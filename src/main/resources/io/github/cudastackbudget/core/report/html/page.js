@@ -219,6 +219,7 @@
     }
     Array.prototype.forEach.call(document.querySelectorAll('.ktable'), function (root) { root.table = new KernelTable(root); });
     document.documentElement.setAttribute('data-csb-ready', 'true');
+    if (window.performance && performance.mark) { performance.mark('csb-ready'); }
   }, function () {
     // a browser without DecompressionStream (before 2023): the server-rendered rows stay, without sorting or filtering
     Array.prototype.forEach.call(document.querySelectorAll('.ktable .count'), function (count) {
