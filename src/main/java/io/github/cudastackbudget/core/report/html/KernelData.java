@@ -219,39 +219,35 @@ final class KernelData {
             return new Names(shared, null, deflate(bytes, from, total + Math.max(0, count - 1)));
         }
 
-        /** The chunks: consecutive names, about {@code total / chunks} bytes each, deflated at once. */
+        /**
+         * The chunks: consecutive names, about {@code total / chunks} bytes each, never empty (the script joins them
+         * with the separator, so an empty chunk would be one more name), deflated at once.
+         */
         private static List<String> deflate(byte[][] bytes, int[] from, long total) {
             int count = bytes.length;
             int chunks = (int) Math.min(Math.min(MAX_CHUNKS, count), Math.max(1, (total + CHUNK_BYTES - 1)
                     / CHUNK_BYTES));
-            if (count == 0) {
-                return List.of();
-            }
-            int[] ends = new int[chunks];
+            // each chunk ends after the name that takes it past its share; a large name may take it past several
+            List<int[]> ranges = new ArrayList<>(chunks);
             long written = 0;
-            int chunk = 0;
-            for (int i = 0; i < count && chunk < chunks - 1; i++) {
+            int first = 0;
+            for (int i = 0; i < count; i++) {
                 written += bytes[i].length - from[i] + 1;
-                if (written * chunks >= total * (chunk + 1)) {
-                    ends[chunk++] = i + 1;
+                if (i + 1 == count || written * chunks >= total * (ranges.size() + 1)) {
+                    ranges.add(new int[] {first, i + 1});
+                    first = i + 1;
                 }
             }
-            while (chunk < chunks) {
-                ends[chunk++] = count;
+            List<java.util.concurrent.CompletableFuture<String>> parts = new ArrayList<>(ranges.size());
+            for (int c = 1; c < ranges.size(); c++) {
+                int[] range = ranges.get(c);
+                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> chunk(bytes, from, range[0],
+                        range[1])));
             }
-            List<java.util.concurrent.CompletableFuture<String>> parts = new ArrayList<>(chunks);
-            int start = 0;
-            for (int c = 0; c < chunks; c++) {
-                int first = start;
-                int end = Math.max(ends[c], first);
-                start = end;
-                if (c == 0) {
-                    continue; // this thread's, below
-                }
-                parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> chunk(bytes, from, first, end)));
+            List<String> out = new ArrayList<>(ranges.size());
+            if (!ranges.isEmpty()) {
+                out.add(chunk(bytes, from, ranges.get(0)[0], ranges.get(0)[1])); // this thread's
             }
-            List<String> out = new ArrayList<>(chunks);
-            out.add(chunk(bytes, from, 0, ends[0]));
             for (java.util.concurrent.CompletableFuture<String> part : parts) {
                 out.add(part.join());
             }

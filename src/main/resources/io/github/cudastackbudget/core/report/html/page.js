@@ -221,10 +221,13 @@
     document.documentElement.setAttribute('data-csb-ready', 'true');
     if (window.performance && performance.mark) { performance.mark('csb-ready'); }
   }, function () {
-    // a browser without DecompressionStream (before 2023): the server-rendered rows stay, without sorting or filtering
+    // the server-rendered rows stay, without sorting or filtering: a browser without DecompressionStream (before
+    // 2023), or names that do not inflate (a damaged file)
+    var why = typeof DecompressionStream === 'undefined'
+      ? 'this browser cannot unpack the page\'s kernel names: sorting and filtering need a browser from 2023 or later'
+      : 'the page\'s kernel names do not unpack: the file is damaged; write the report again';
     Array.prototype.forEach.call(document.querySelectorAll('.ktable .count'), function (count) {
-      count.textContent += ' (this browser cannot unpack the page\'s kernel names: sorting and filtering need a ' +
-        'browser from 2023 or later; cuda-stack-budget.json lists every record)';
+      count.textContent += ' (' + why + '; cuda-stack-budget.json lists every record)';
     });
     document.documentElement.setAttribute('data-csb-ready', 'false');
   });

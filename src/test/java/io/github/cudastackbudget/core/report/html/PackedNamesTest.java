@@ -82,6 +82,22 @@ class PackedNamesTest {
     }
 
     @Test
+    void aLargeNameNeverLeavesAnEmptyChunk() throws Exception {
+        // a name larger than a chunk's share takes the running total past several shares at once; an empty chunk
+        // would read back as one more (empty) name
+        String large = "z" + "x".repeat(3 * KernelData.Names.CHUNK_BYTES);
+        for (List<String> names : List.of(List.of("a(int)", "b(int)", "c(int)", large),
+                List.of("a" + "y".repeat(3 * KernelData.Names.CHUNK_BYTES), "b(int)", "c(int)", "d(int)"),
+                List.of("a(int)", large))) {
+            KernelData.Names packed = KernelData.Names.of(names);
+            assertThat(packed.deflated()).as("chunks of %d names", names.size()).isNotEmpty()
+                    .allSatisfy(chunk -> assertThat(HtmlReportWriterTest.inflate(java.util.Base64.getDecoder()
+                            .decode(chunk))).isNotNull());
+            assertThat(decode(packed)).containsExactlyElementsOf(names);
+        }
+    }
+
+    @Test
     void noNamesAndOneEmptyName() throws Exception {
         assertThat(KernelData.Names.of(List.of()).deflated()).isEmpty();
         assertThat(decode(KernelData.Names.of(List.of()))).isEmpty();
