@@ -226,7 +226,9 @@ public final class DeviceCodeReader {
     }
 
     private DeviceCodeListing readRegion(String source, String label, ByteRegion region) throws BinaryFormatException {
+        long walk = ReadProfile.start();
         Blocks found = blocks(source, region);
+        ReadProfile.add(ReadProfile.Part.WALK, walk);
         BinaryKind kind = found.kind();
         List<List<Task>> blocks = found.tasks();
         List<String> members = found.members();
@@ -420,11 +422,13 @@ public final class DeviceCodeReader {
             throws BinaryFormatException {
         long reserved = 0;
         boolean holding = false;
+        long begin = ReadProfile.start();
         try {
             if (memory != null && task.entry != null) {
                 reserved = memory.acquire(DecodeMemory.estimate(task.entry.header()));
                 holding = true;
             }
+            ReadProfile.add(ReadProfile.Part.WAIT, begin);
             return decodeMapped(task, budget, scratch);
         } catch (InternalError e) {
             throw changedWhileRead(task.source, task.entry == null ? -1 : task.entry.header().fileOffset(), e);
@@ -435,6 +439,7 @@ public final class DeviceCodeReader {
             if (holding) {
                 memory.release(reserved);
             }
+            ReadProfile.add(ReadProfile.Part.TASK, begin);
         }
     }
 
@@ -448,8 +453,12 @@ public final class DeviceCodeReader {
         // on the heap, also when stored uncompressed: nothing below reads the file, which may change while it is read
         // the scratch's arrays: nothing below keeps the payload (names and figures are copied out of it)
         ByteBuffer payload = decompressor.payload(task.entry, task.source, budget, scratch);
+        ReadProfile.entry(header.isPtx(), header.compression(), task.entry.storedSize(), payload.remaining());
+        long parse = ReadProfile.start();
         if (header.isPtx()) {
-            return new DeviceImage(header, arch, null, PtxEntryNames.scan(payload));
+            List<String> names = PtxEntryNames.scan(payload);
+            ReadProfile.add(ReadProfile.Part.PTX, parse);
+            return new DeviceImage(header, arch, null, names);
         }
         String cubinSource = task.source + " (" + header.archLabel() + " cubin of the fatbin entry at 0x"
                 + Long.toHexString(header.fileOffset()) + (header.compression() == FatbinEntry.Compression.NONE ? ""
@@ -462,7 +471,9 @@ public final class DeviceCodeReader {
                     "the cubin of this fatbin entry (kind 2) does not start with the ELF magic");
         }
         ElfFile elf = ElfFile.read(cubin);
-        return new DeviceImage(header, arch, CubinReader.read(elf), List.of());
+        CubinResources resources = CubinReader.read(elf);
+        ReadProfile.add(ReadProfile.Part.CUBIN, parse);
+        return new DeviceImage(header, arch, resources, List.of());
     }
 
     private static GpuArch entryArch(FatbinEntry header, String source) throws BinaryFormatException {

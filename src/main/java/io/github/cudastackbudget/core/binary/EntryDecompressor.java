@@ -152,10 +152,13 @@ public final class EntryDecompressor {
             throws BinaryFormatException {
         FatbinEntry header = entry.header();
         FatbinEntry.Compression compression = header.compression();
+        long copy = ReadProfile.start();
         if (compression == FatbinEntry.Compression.NONE) {
             // a heap copy: nothing after this reads the file, which may change while it is read
-            return ByteBuffer.wrap(heapCopy(entry, source, header.fileOffset() + header.headerSize(), scratch), 0,
-                    entry.storedSize()).slice().order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer stored = ByteBuffer.wrap(heapCopy(entry, source, header.fileOffset() + header.headerSize(),
+                    scratch), 0, entry.storedSize()).slice().order(ByteOrder.LITTLE_ENDIAN);
+            ReadProfile.add(ReadProfile.Part.COPY, copy);
+            return stored;
         }
         long expected = header.uncompressedSize();
         long at = header.fileOffset();
@@ -167,6 +170,7 @@ public final class EntryDecompressor {
             throw new BinaryFormatException(source, at + 0x38, "fatbin entry declares a negative uncompressed size");
         }
         byte[] input = heapCopy(entry, source, at + header.headerSize(), scratch);
+        long decompress = ReadProfile.add(ReadProfile.Part.COPY, copy);
         int inputLength = entry.storedSize();
         String codec = compression == FatbinEntry.Compression.ZSTD ? "Zstandard" : "LZ4";
         byte[] output;
@@ -191,6 +195,7 @@ public final class EntryDecompressor {
                     + header.compressedSize() + "-byte payload failed: " + e.getClass().getSimpleName() + ": "
                     + oneLine(e.getMessage()), e);
         }
+        ReadProfile.add(ReadProfile.Part.DECOMPRESS, decompress);
         if (produced != expected) {
             throw new BinaryFormatException(source, at + header.headerSize(), codec + " decompression produced "
                     + (produced > expected ? "more than " + expected : Integer.toString(produced))

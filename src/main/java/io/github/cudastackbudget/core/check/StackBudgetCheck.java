@@ -56,6 +56,9 @@ public final class StackBudgetCheck {
         LaunchedKernels launched = LaunchedKernels.match(request.launch(), inputs, read, engines, listener, warnings);
         long scanMillis = (System.nanoTime() - start) / 1_000_000;
         times.mark("read");
+        if (io.github.cudastackbudget.core.binary.ReadProfile.ENABLED) {
+            listener.debug(io.github.cudastackbudget.core.binary.ReadProfile.line());
+        }
         engines.reads().summary().ifPresent(listener::info);
         engines.warnings().forEach(warnings::warn);
         List<LibraryScan> scans = launched.scans();
