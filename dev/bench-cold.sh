@@ -4,8 +4,8 @@
 #   [JRE=/path/to/jre] bash dev/bench-cold.sh prepare [DIR]
 #        (here: JDK, Maven) builds the plugin and the dev classes and fills the carry folder DIR (default
 #        $CARRY, else .devcarry/bench, git-ignored): jre/ (a copy of $JRE, else a jlink runtime made here),
-#        lib/ (the plugin jar and the runtime jars its command line references, found with jdeps; the site-report
-#        stack is left out), tools/ (BenchCold, BenchColdCheck); then runs the carried command line once as a check
+#        lib/ (the plugin jar, which holds the core's runtime libraries, shaded; the report API and the site
+#        stack stay out), tools/ (BenchCold, BenchColdCheck); then runs the carried command line once as a check
 #        and prints the sizes (carry plus tracked tree must stay under 64 MiB for the device tool).
 #   [ROUNDS=3] [CORES="all 4 2"] [LIBS="..."] [ALL=1] [BUDGET_S=500] [DEVICES=a,b,c] bash dev/bench-cold.sh run OUTDIR
 #        (the GPU machine, or here on any files) per library and per core count, alternating A/B in one run:
@@ -59,23 +59,12 @@ prepare)
     ./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true
     TMP="$(mktemp -d)"
     trap 'rm -rf "$TMP"' EXIT
-    ./mvnw -B -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$TMP/all"
     JAR="$(ls target/cuda-stack-budget-maven-plugin-*.jar | grep -v -e '-sources' -e '-javadoc' | head -n 1)"
     rm -rf "$DIR/lib" "$DIR/tools"
     mkdir -p "$DIR/lib" "$DIR/tools/io/github/cudastackbudget/dev"
+    # the plugin jar holds the core's runtime libraries (shaded, issue 11): the command line needs nothing else; the
+    # report API and the site stack, which it never loads, stay out
     cp "$JAR" "$DIR/lib/"
-    # the runtime jars that the classes outside the Maven front end reference, transitively (jdeps); the Maven and
-    # site-report stack (Doxia, Velocity, ...) is never loaded by the command line and would not fit the carry
-    if command -v jdeps > /dev/null; then
-        mkdir -p "$TMP/classes"
-        cp -r target/classes/io "$TMP/classes/"
-        rm -rf "$TMP/classes/io/github/cudastackbudget/maven"
-        jdeps --multi-release 17 -R -summary --ignore-missing-deps -cp "$TMP/all/*" "$TMP/classes" \
-            | awk '{print $3}' | grep '\.jar$' | sort -u | while read -r jar; do cp "$jar" "$DIR/lib/"; done
-    else
-        echo "(no jdeps: carrying every runtime jar; check the size below)"
-        cp "$TMP/all/"*.jar "$DIR/lib/"
-    fi
     # the dev mains, compiled by the build (dev/java is a test source root)
     cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class "$DIR/tools/io/github/cudastackbudget/dev/"
     # the carried runtime runs the command line and the class-loader round on a real test binary

@@ -34,7 +34,7 @@ prepare)
     ./mvnw -B -o -q package -DskipTests -Dinvoker.skip=true
     rm -rf "$DIR/lib" "$DIR/tools"
     mkdir -p "$DIR/lib" "$DIR/tools"
-    ./mvnw -B -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$DIR/lib"
+    # the plugin jar holds the core's runtime libraries (shaded, issue 11)
     cp target/cuda-stack-budget-maven-plugin-*.jar "$DIR/lib/"
     [[ -d "$DIR/jre" ]] || cp -r "$JRE" "$DIR/jre"
     # NativeCompare is compiled by the build (dev/java is a test source root)

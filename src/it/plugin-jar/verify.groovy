@@ -37,10 +37,33 @@ new JarFile(jarFile).withCloseable { jar ->
     def unmapped = goals - actions.keySet() - ['help', 'report']
     assert unmapped.isEmpty() : "goals m2e does not know how to treat: ${unmapped}"
 
-    // reproducible: every entry's time is project.build.outputTimestamp (maven-jar-plugin writes it, in UTC)
+    // reproducible: every entry of the plugin's own (its classes, resources and descriptors) carries
+    // project.build.outputTimestamp (maven-jar-plugin writes it, in UTC); the libraries shaded in (issue 11) keep the
+    // times of their own released jars, the same on every build
     assert timestamp ==~ /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/ : "project.build.outputTimestamp ${timestamp}"
     long expected = OffsetDateTime.parse(timestamp).toInstant().toEpochMilli()
-    def others = jar.entries().toList().findAll { it.time != expected && it.lastModifiedTime.toMillis() != expected }
+    def own = jar.entries().toList().findAll { it.name.startsWith('io/github/cudastackbudget/') ||
+            it.name.startsWith('META-INF/maven/io.github.cudastackbudget/') || it.name == 'META-INF/maven/plugin.xml' ||
+            it.name.startsWith('META-INF/m2e/') }
+    assert own.size() > 100 : "the plugin's own entries: ${own.size()}"
+    def others = own.findAll { it.time != expected && it.lastModifiedTime.toMillis() != expected }
     assert others.isEmpty() : "entries not at ${timestamp}: ${others.take(5).collect { it.name + '=' + Instant.ofEpochMilli(it.time) }}"
+
+    // the core's libraries are inside the jar (issue 11: Maven resolves two dependencies when it loads the plugin,
+    // not thirteen), with the manifest that keeps jackson-core's versioned classes
+    ['com/github/luben/zstd/ZstdDecompressCtx.class', 'net/jpountz/lz4/LZ4Factory.class',
+     'com/fasterxml/jackson/core/JsonFactory.class', 'org/apache/commons/compress/archivers/zip/ZipFile.class',
+     'org/apache/commons/exec/DefaultExecutor.class'].each {
+        assert jar.getEntry(it) != null : "the plugin jar lacks the shaded ${it}"
+    }
+    assert jar.manifest.mainAttributes.getValue('Multi-Release') == 'true' : 'Multi-Release manifest attribute'
+    assert jar.manifest.mainAttributes.getValue('Main-Class') == 'io.github.cudastackbudget.cli.Main'
+    assert !jar.entries().toList().any { it.name.endsWith('module-info.class') } : 'a shaded module-info.class'
 }
+
+// the installed POM is the dependency-reduced one: besides what Maven provides and the tests', only the report API
+def installedPom = new XmlSlurper().parse(new File(jarFile.path.replaceAll(/\.jar$/, '.pom')))
+def runtime = installedPom.dependencies.dependency.findAll { !(it.scope.text() in ['provided', 'test']) }
+        .collect { it.groupId.text() + ':' + it.artifactId.text() }
+assert runtime == ['org.apache.maven.reporting:maven-reporting-api'] : "the installed POM's runtime dependencies: ${runtime}"
 return true
