@@ -205,8 +205,9 @@ record CheckSetup(CheckRequest request, List<String> warnings) {
         };
         return switch (options.engine().toLowerCase(Locale.ROOT)) {
             case "cuobjdump" -> cuobjdump::get;
-            case "native" -> () -> new NativeEngine(options.parallelism(), frontend);
-            case "auto" -> () -> new AutoEngine(new NativeEngine(options.parallelism(), frontend), cuobjdump);
+            // the native engine decodes on every processor (NativeEngine.decodeThreads); parallelism is files at once
+            case "native" -> () -> new NativeEngine(NativeEngine.decodeThreads(), frontend);
+            case "auto" -> () -> new AutoEngine(new NativeEngine(NativeEngine.decodeThreads(), frontend), cuobjdump);
             default -> throw new CheckException(frontend.name(Option.ENGINE) + " '" + options.engine()
                     + "' is unknown: use auto, cuobjdump or native");
         };

@@ -45,6 +45,8 @@ public final class DeviceCodeReader {
     private final ThreadPoolExecutor pool;
     /** The heap the decodes in flight may hold together (null with one thread: one entry at a time anyway). */
     private final DecodeMemory memory;
+    /** The largest array a decode thread keeps from one entry to the next. */
+    private final int keep;
 
     /**
      * @param parallelism   entries decoded at once by this reader, whatever the number of files read concurrently
@@ -69,6 +71,7 @@ public final class DeviceCodeReader {
         this.maxFileBytes = maxFileBytes;
         this.parallelism = Math.max(1, parallelism);
         this.decompressor = new EntryDecompressor(maxEntryBytes);
+        this.keep = EntryDecompressor.Scratch.keepFor(this.parallelism, Runtime.getRuntime().maxMemory());
         if (this.parallelism > 1) {
             pool = new ThreadPoolExecutor(this.parallelism, this.parallelism, 5, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), runnable -> {
@@ -227,8 +230,10 @@ public final class DeviceCodeReader {
 
     private DeviceCodeListing readRegion(String source, String label, ByteRegion region) throws BinaryFormatException {
         long walk = ReadProfile.start();
+        long wall = ReadProfile.wallStart();
         Blocks found = blocks(source, region);
         ReadProfile.add(ReadProfile.Part.WALK, walk);
+        ReadProfile.walk(wall);
         BinaryKind kind = found.kind();
         List<List<Task>> blocks = found.tasks();
         List<String> members = found.members();
@@ -239,6 +244,7 @@ public final class DeviceCodeReader {
             result.add(new DeviceCodeListing.Block(member, member == null ? label : label + "(" + member + ")",
                     images.get(i)));
         }
+        ReadProfile.read(wall);
         java.util.Set<String> hosts = new java.util.TreeSet<>();
         blocks.forEach(tasks -> tasks.forEach(task -> {
             if (task.entry() != null) {
@@ -323,7 +329,7 @@ public final class DeviceCodeReader {
         int total = blocks.stream().mapToInt(List::size).sum();
         List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
         if (total <= 1 || pool == null) {
-            EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
+            EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch(keep);
             for (List<Task> tasks : blocks) {
                 List<DeviceImage> images = new ArrayList<>(tasks.size());
                 for (Task task : tasks) {
@@ -353,7 +359,7 @@ public final class DeviceCodeReader {
                             }
                             EntryDecompressor.Scratch scratch = scratches.poll();
                             if (scratch == null) {
-                                scratch = new EntryDecompressor.Scratch();
+                                scratch = new EntryDecompressor.Scratch(keep);
                             }
                             try {
                                 return decode(task, budget, scratch);
@@ -423,6 +429,7 @@ public final class DeviceCodeReader {
         long reserved = 0;
         boolean holding = false;
         long begin = ReadProfile.start();
+        long wall = ReadProfile.wallStart();
         try {
             if (memory != null && task.entry != null) {
                 reserved = memory.acquire(DecodeMemory.estimate(task.entry.header()));
@@ -440,6 +447,7 @@ public final class DeviceCodeReader {
                 memory.release(reserved);
             }
             ReadProfile.add(ReadProfile.Part.TASK, begin);
+            ReadProfile.task(wall, task.entry == null ? 0 : task.entry.header().uncompressedSize());
         }
     }
 

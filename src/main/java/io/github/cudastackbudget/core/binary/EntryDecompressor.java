@@ -107,9 +107,32 @@ public final class EntryDecompressor {
     public static final class Scratch {
         /** The largest array kept: with eight decode threads at most 128 MiB stay on the heap during a read. */
         static final int KEEP = 8 << 20;
+        /** The smallest cap on a kept array (most cubins are smaller). */
+        static final int MIN_KEEP = 1 << 20;
 
         /** The payload as stored, and the decompressed bytes. */
         private final byte[][] kept = {new byte[0], new byte[0]};
+        private final int keep;
+
+        /** A scratch that keeps arrays of up to {@link #KEEP} bytes. */
+        public Scratch() {
+            this(KEEP);
+        }
+
+        /** A scratch that keeps arrays of up to {@code keep} bytes (larger entries get arrays of their own). */
+        Scratch(int keep) {
+            this.keep = keep;
+        }
+
+        /**
+         * The cap for one of {@code threads} decode threads: the arrays they keep between entries stay within an
+         * eighth of the heap the JVM may grow to (they are not part of {@code DecodeMemory}'s budget, which bounds
+         * the entries in flight), between {@link #MIN_KEEP} and {@link #KEEP}.
+         */
+        static int keepFor(int threads, long maxHeap) {
+            long share = maxHeap / 8 / Math.max(1, threads) / 2;
+            return (int) Math.max(MIN_KEEP, Math.min(KEEP, share));
+        }
 
         byte[] input(int length) {
             return array(0, length);
@@ -124,7 +147,7 @@ public final class EntryDecompressor {
                 return kept[which];
             }
             byte[] grown = new byte[length];
-            if (length <= KEEP) {
+            if (length <= keep) {
                 kept[which] = grown;
             }
             return grown;

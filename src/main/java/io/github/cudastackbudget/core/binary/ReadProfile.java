@@ -31,6 +31,20 @@ public final class ReadProfile {
     private static final LongAdder LZ4_ENTRIES = new LongAdder();
     private static final LongAdder STORED = new LongAdder();
     private static final LongAdder DECODED = new LongAdder();
+    /** Wall clock: the reads (walk and decodes), the walks, and every decode task, summed. */
+    private static final LongAdder READ_WALL = new LongAdder();
+    private static final LongAdder WALK_WALL = new LongAdder();
+    private static final LongAdder TASK_WALL = new LongAdder();
+    /** The longest decode task's wall time and the decoded bytes of its entry. */
+    private static final java.util.concurrent.atomic.AtomicLong LONGEST = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong LONGEST_BYTES =
+            new java.util.concurrent.atomic.AtomicLong();
+    /** When the first decode task began and the last one ended (System.nanoTime). */
+    private static final java.util.concurrent.atomic.LongAccumulator FIRST_START =
+            new java.util.concurrent.atomic.LongAccumulator(Math::min, Long.MAX_VALUE);
+    private static final java.util.concurrent.atomic.LongAccumulator LAST_END =
+            new java.util.concurrent.atomic.LongAccumulator(Math::max, Long.MIN_VALUE);
+    private static final java.util.Set<String> THREAD_NAMES = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     static {
         for (int i = 0; i < NANOS.length; i++) {
@@ -64,6 +78,43 @@ public final class ReadProfile {
         return now;
     }
 
+    /** A wall-clock start (System.nanoTime), or 0 when off. */
+    static long wallStart() {
+        return ENABLED ? System.nanoTime() : 0;
+    }
+
+    /** Adds the wall time of one read since {@code start}. */
+    static void read(long start) {
+        if (ENABLED) {
+            READ_WALL.add(System.nanoTime() - start);
+        }
+    }
+
+    /** Adds the wall time of one walk since {@code start}. */
+    static void walk(long start) {
+        if (ENABLED) {
+            WALK_WALL.add(System.nanoTime() - start);
+        }
+    }
+
+    /** One decode task's wall time since {@code start}, with its decoded bytes (for the longest). */
+    static void task(long start, long decodedBytes) {
+        if (ENABLED) {
+            long end = System.nanoTime();
+            long took = end - start;
+            TASK_WALL.add(took);
+            FIRST_START.accumulate(start);
+            LAST_END.accumulate(end);
+            THREAD_NAMES.add(Thread.currentThread().getName() + "#" + Thread.currentThread().getId());
+            synchronized (LONGEST) {
+                if (took > LONGEST.get()) {
+                    LONGEST.set(took);
+                    LONGEST_BYTES.set(decodedBytes);
+                }
+            }
+        }
+    }
+
     static void entry(boolean ptx, FatbinEntry.Compression compression, long stored, long decoded) {
         if (ENABLED) {
             ENTRIES.increment();
@@ -92,6 +143,18 @@ public final class ReadProfile {
                 .append(LZ4_ENTRIES.sumThenReset())
                 .append("), stored ").append(STORED.sumThenReset()).append(" B, decoded ")
                 .append(DECODED.sumThenReset()).append(" B");
+        long first = FIRST_START.getThenReset();
+        long last = LAST_END.getThenReset();
+        line.append("; wall ms: reads ").append(READ_WALL.sumThenReset() / 1_000_000).append(" (walks ")
+                .append(WALK_WALL.sumThenReset() / 1_000_000).append("), first task start to last task end ")
+                .append(first == Long.MAX_VALUE ? 0 : (last - first) / 1_000_000).append(", tasks summed ")
+                .append(TASK_WALL.sumThenReset() / 1_000_000).append(" on ").append(THREAD_NAMES.size())
+                .append(" threads, longest task ");
+        synchronized (LONGEST) {
+            line.append(LONGEST.getAndSet(0) / 1_000_000).append(" (").append(LONGEST_BYTES.getAndSet(0))
+                    .append(" B decoded)");
+        }
+        THREAD_NAMES.clear();
         return line.toString();
     }
 }

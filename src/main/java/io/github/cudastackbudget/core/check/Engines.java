@@ -47,7 +47,7 @@ final class Engines {
     /** The native reader for JAR entries, created now if needed. */
     NativeEngine jarEntries() {
         if (jarEntries == null) {
-            jarEntries = new NativeEngine(parallelism, frontend);
+            jarEntries = new NativeEngine(NativeEngine.decodeThreads(), frontend);
         }
         return jarEntries;
     }

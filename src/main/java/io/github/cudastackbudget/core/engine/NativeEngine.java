@@ -66,6 +66,17 @@ public final class NativeEngine implements KernelEngine {
         this(parallelism, Frontend.PARAMETERS);
     }
 
+    /**
+     * The threads that decode fatbin entries by default: every processor the JVM may use (its affinity and container
+     * limits), whatever the number of files read at once ({@code parallelism}, at most 8 by default, as many
+     * cuobjdump processes at once would each hold gigabytes). Issue 11: decoding is CPU-bound (libzstd and the
+     * parsers), and eight threads on a 16-core machine left half of it idle; the heap the decodes hold is bounded
+     * apart ({@code DecodeMemory}).
+     */
+    public static int decodeThreads() {
+        return Math.max(1, Math.min(64, Runtime.getRuntime().availableProcessors()));
+    }
+
     /** An engine using every processor, naming options by their parameter ids. */
     public NativeEngine() {
         this(Runtime.getRuntime().availableProcessors());

@@ -69,4 +69,38 @@ class ScratchReuseTest {
         assertThat(scratch.output(1024)).as("the large array is not kept").isSameAs(small);
         assertThat(scratch.input(100)).isSameAs(scratch.input(50));
     }
+
+    @Test
+    void aSmallerCapKeepsOnlyArraysUpToIt() {
+        EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch(2 << 20);
+        byte[] kept = scratch.output(2 << 20);
+        assertThat(scratch.output(1 << 20)).isSameAs(kept);
+        byte[] own = scratch.output((2 << 20) + 1);
+        assertThat(scratch.output((2 << 20) + 1)).as("above the cap: a new array each time").isNotSameAs(own);
+        assertThat(scratch.output(1024)).isSameAs(kept);
+    }
+
+    /**
+     * Issue 11: decoding on every processor must not let the arrays kept between entries grow with the thread count:
+     * together at most an eighth of the heap, each between 1 and 8 MiB.
+     */
+    @Test
+    void theCapKeepsTheThreadsArraysWithinAnEighthOfTheHeap() {
+        long mib = 1L << 20;
+        assertThat(EntryDecompressor.Scratch.keepFor(8, 32L << 30)).isEqualTo(EntryDecompressor.Scratch.KEEP);
+        assertThat(EntryDecompressor.Scratch.keepFor(16, 512 * mib)).isEqualTo(2 * mib);
+        assertThat(EntryDecompressor.Scratch.keepFor(8, 512 * mib)).isEqualTo(4 * mib);
+        assertThat(EntryDecompressor.Scratch.keepFor(64, 256 * mib)).isEqualTo(EntryDecompressor.Scratch.MIN_KEEP);
+        assertThat(EntryDecompressor.Scratch.keepFor(0, 512 * mib)).isEqualTo(EntryDecompressor.Scratch.KEEP);
+        for (int threads = 1; threads <= 64; threads++) {
+            for (long heap : new long[] {256 * mib, 512 * mib, 1L << 30, 4L << 30, 32L << 30}) {
+                long keep = EntryDecompressor.Scratch.keepFor(threads, heap);
+                assertThat(keep).isBetween((long) EntryDecompressor.Scratch.MIN_KEEP,
+                        (long) EntryDecompressor.Scratch.KEEP);
+                if (keep > EntryDecompressor.Scratch.MIN_KEEP) {
+                    assertThat(2 * keep * threads).as("%d threads, %d B heap", threads, heap).isLessThanOrEqualTo(heap / 8);
+                }
+            }
+        }
+    }
 }
