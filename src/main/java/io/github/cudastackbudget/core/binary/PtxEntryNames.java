@@ -154,6 +154,9 @@ public final class PtxEntryNames {
         private int y(int from, int y) {
             int at = y - ENTR.length;
             if (at < from || !matches(at, ENTR, y)) {
+                // the scan goes on after this 'y': the line breaks before it count (a kernel later on this line
+                // must not see an .extern of an earlier line as its own)
+                linesUpTo(from, y);
                 return y + 1;
             }
             linesUpTo(from, at);

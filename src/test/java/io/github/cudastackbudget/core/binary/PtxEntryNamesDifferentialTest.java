@@ -112,4 +112,44 @@ class PtxEntryNamesDifferentialTest {
         assertThat(PtxEntryNames.scan(direct)).isEqualTo(expected);
         assertThat(direct.position()).as("the buffer is not moved").isEqualTo(at);
     }
+
+    /**
+     * Regression (found 2026-12-04 while trying the JDK's string search for the scan, which was slower cold and not kept): a {@code y} that ends no
+     * {@code .entry} on the same line as a kernel, after an {@code .extern} on an earlier line, left the fast scan with
+     * the earlier line's start, so it took the {@code .extern} for this line's and dropped the kernel.
+     */
+    @Test
+    void aLoneYBeforeAnEntryDoesNotHideTheLineBreakBeforeIt() {
+        for (String text : new String[] {".extern .func a;\nmy .entry k(", ".extern .func a;\n ntid.y .entry k(",
+            ".extern .func a;\r\nry .entry k(", "x\n.extern y .entry k(", ".extern\nry\n.entry k(",
+            ".extern .func a;\nmy /* y */ .entry k(", ".extern .func a;\nyy .entry k(\n.extern y .entry j("}) {
+            assertSame(text.getBytes(StandardCharsets.ISO_8859_1));
+        }
+        assertThat(PtxEntryNames.scan(ByteBuffer.wrap(".extern .func a;\nmy .entry k(".getBytes(
+                StandardCharsets.ISO_8859_1)))).containsExactly("k");
+    }
+
+    /** Texts of one to three MiB with candidates far apart and close together, and an .entry at every offset near 1 MiB. */
+    @Test
+    void candidatesAcrossTheSearchWindowsGiveTheSameNames() {
+        Random random = new Random(2026_12_04L);
+        for (int round = 0; round < 40; round++) {
+            StringBuilder text = new StringBuilder();
+            int size = (1 << 20) * (1 + random.nextInt(3)) + random.nextInt(4096);
+            while (text.length() < size) {
+                int gap = random.nextInt(3) == 0 ? random.nextInt(8) : random.nextInt(200_000);
+                text.append("x".repeat(gap)).append(TOKENS[random.nextInt(TOKENS.length)]);
+                if (random.nextBoolean()) {
+                    text.append(" k").append(text.length()).append('(');
+                }
+            }
+            assertSame(text.toString().getBytes(StandardCharsets.ISO_8859_1));
+        }
+        for (int end = (1 << 20) - 8; end <= (1 << 20) + 2; end++) {
+            String text = " ".repeat(end - 1) + "\n.entry k(";
+            assertSame(text.getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(PtxEntryNames.scan(ByteBuffer.wrap(text.getBytes(StandardCharsets.ISO_8859_1))))
+                    .containsExactly("k");
+        }
+    }
 }
