@@ -13,20 +13,21 @@ import java.util.List;
 final class Engines {
 
     private final EngineProvider provider;
-    private final int parallelism;
     private final Frontend frontend;
     private final CachedReads reads;
     private KernelEngine files;
     private NativeEngine jarEntries;
 
-    Engines(EngineProvider provider, int parallelism, Frontend frontend) {
-        this(provider, parallelism, frontend, new CachedReads(null));
+    Engines(EngineProvider provider, Frontend frontend) {
+        this(provider, frontend, new CachedReads(null));
     }
 
-    /** @param reads the reads through the kernel cache (or without one) */
-    Engines(EngineProvider provider, int parallelism, Frontend frontend, CachedReads reads) {
+    /**
+     * @param reads the reads through the kernel cache (or without one); the JAR entries' native reader decodes on
+     *              every processor ({@link NativeEngine#decodeThreads})
+     */
+    Engines(EngineProvider provider, Frontend frontend, CachedReads reads) {
         this.provider = provider;
-        this.parallelism = parallelism;
         this.frontend = frontend;
         this.reads = reads;
     }

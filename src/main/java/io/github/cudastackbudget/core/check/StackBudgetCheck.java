@@ -46,7 +46,7 @@ public final class StackBudgetCheck {
         if (inputs.isEmpty() && request.launch() == null) {
             return CheckResult.noDeviceCode(inputs.filesProbed(), request.deviceOrigin(), warnings.lines());
         }
-        Engines engines = new Engines(request.engine(), request.parallelism(), request.frontend(), new CachedReads(
+        Engines engines = new Engines(request.engine(), request.frontend(), new CachedReads(
                 request.cacheDirectory() == null ? null : new KernelCache(request.cacheDirectory(), listener::warn,
                         "set another " + request.frontend().name(Option.CACHE_DIRECTORY) + " or "
                                 + request.frontend().howToSet(Option.USE_CACHE, "false"))));
