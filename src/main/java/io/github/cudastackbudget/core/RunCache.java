@@ -9,11 +9,9 @@ import io.github.cudastackbudget.core.engine.NativeEngine;
 import io.github.cudastackbudget.core.report.ReportFormat;
 import io.github.cudastackbudget.core.text.Printable;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -273,15 +271,24 @@ final class RunCache {
         }
     }
 
-    /** The entry of this key; empty when there is none, or (with a warning) when it is unreadable or corrupt. */
+    /**
+     * The entry of this key; empty when there is none, or (with a warning) when it is unreadable or corrupt.
+     *
+     * <p>The entry is mapped, not read onto the heap (issue 11: reading a 20 MB entry and copying its reports out
+     * again were most of a re-check): its checksum is computed over the mapping and its reports are slices of it,
+     * written to the output directory straight from the page cache. Entries are only ever replaced by a move (a new
+     * file), never rewritten in place, so a mapping stays whole; a file cut short under it by something else is an
+     * {@link InternalError} of the access, taken as a corrupt entry. On Windows, where a mapped file cannot be
+     * replaced until the mapping is collected (and a corrupt entry is rewritten at once), the entry is read instead.
+     */
     java.util.Optional<Entry> load(Key key) {
         Path file = directory.resolve(key.fileName());
-        byte[] bytes;
+        ByteBuffer bytes;
         try {
             if (!Files.isRegularFile(file)) {
                 return java.util.Optional.empty();
             }
-            bytes = Files.readAllBytes(file);
+            bytes = MAP ? map(file) : ByteBuffer.wrap(Files.readAllBytes(file));
         } catch (IOException | OutOfMemoryError e) {
             warnCorrupt(file, e.getClass().getSimpleName() + ": " + e.getMessage());
             return java.util.Optional.empty();
@@ -291,6 +298,25 @@ final class RunCache {
         } catch (IOException | RuntimeException e) {
             warnCorrupt(file, e.getMessage());
             return java.util.Optional.empty();
+        } catch (InternalError e) {
+            warnCorrupt(file, "it changed while it was read");
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** Whether entries are mapped (everywhere but Windows, see {@link #load}). */
+    private static final boolean MAP = !System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
+            .startsWith("windows");
+
+    private static ByteBuffer map(Path file) throws IOException {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size > MAX_ENTRY_BYTES + (64L << 20)) {
+                throw new IOException("it is " + size + " bytes, more than an entry may hold");
+            }
+            // the mapping outlives the channel
+            return channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size);
         }
     }
 
@@ -364,23 +390,24 @@ final class RunCache {
         return result;
     }
 
-    static Entry decode(byte[] bytes, String keyText) throws IOException {
-        if (bytes.length < MAGIC.length + Long.BYTES
-                || !java.util.Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+    static Entry decode(ByteBuffer entry, String keyText) throws IOException {
+        ByteBuffer bytes = entry.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        int size = bytes.remaining();
+        if (size < MAGIC.length + Long.BYTES || !bytes.slice(0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC))) {
             throw new IOException("not a check-result entry of this plugin version");
         }
-        int body = bytes.length - Long.BYTES;
+        int body = size - Long.BYTES;
         CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, body);
-        if (crc.getValue() != ByteBuffer.wrap(bytes, body, Long.BYTES).getLong()) {
+        crc.update(bytes.slice(0, body));
+        if (crc.getValue() != bytes.getLong(body)) {
             throw new IOException("its checksum does not match its bytes");
         }
-        Reader in = new Reader(bytes, MAGIC.length, body);
+        Reader in = new Reader(bytes.slice(0, body), MAGIC.length);
         if (!keyText.equals(in.string())) {
             throw new IOException("it was stored for another check");
         }
-        boolean noKernels = in.data.readBoolean();
-        boolean grew = in.data.readBoolean();
+        boolean noKernels = in.bool();
+        boolean grew = in.bool();
         List<List<String>> lists = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             int count = in.count();
@@ -390,7 +417,7 @@ final class RunCache {
             }
             lists.add(lines);
         }
-        String stepSummary = in.data.readBoolean() ? in.string() : null;
+        String stepSummary = in.bool() ? in.string() : null;
         int count = in.count();
         List<Report> reports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -417,63 +444,49 @@ final class RunCache {
         out.write(bytes);
     }
 
-    /** Bounds-checked reads over the entry's bytes. */
+    /** Bounds-checked reads over the entry's bytes (its body: all but the checksum). */
     private static final class Reader {
-        private final byte[] bytes;
-        private final int end;
-        private final Counting counting;
-        final DataInputStream data;
+        private final ByteBuffer bytes;
 
-        Reader(byte[] bytes, int start, int end) {
-            this.bytes = bytes;
-            this.end = end;
-            this.counting = new Counting(bytes, start, end);
-            this.data = new DataInputStream(counting);
+        Reader(ByteBuffer body, int start) {
+            this.bytes = body;
+            bytes.position(start);
         }
 
         int position() {
-            return counting.position;
+            return bytes.position();
+        }
+
+        boolean bool() throws IOException {
+            need(1);
+            return bytes.get() != 0;
         }
 
         int count() throws IOException {
-            int value = data.readInt();
-            if (value < 0 || value > end - counting.position) {
+            need(Integer.BYTES);
+            int value = bytes.getInt();
+            if (value < 0 || value > bytes.remaining()) {
                 throw new IOException("a length of " + value + " past its end");
             }
             return value;
         }
 
         String string() throws IOException {
-            int length = count();
-            String value = new String(bytes, counting.position, length, StandardCharsets.UTF_8);
-            counting.position += length;
-            return value;
+            byte[] value = new byte[count()];
+            bytes.get(value);
+            return new String(value, StandardCharsets.UTF_8);
         }
 
         ByteBuffer slice(int length) {
-            ByteBuffer slice = ByteBuffer.wrap(bytes, counting.position, length).slice();
-            counting.position += length;
+            ByteBuffer slice = bytes.slice(bytes.position(), length);
+            bytes.position(bytes.position() + length);
             return slice;
         }
-    }
 
-    private static final class Counting extends InputStream {
-        private final byte[] bytes;
-        private final int end;
-        int position;
-
-        Counting(byte[] bytes, int start, int end) {
-            this.bytes = bytes;
-            this.position = start;
-            this.end = end;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (position >= end) {
+        private void need(int count) throws IOException {
+            if (bytes.remaining() < count) {
                 throw new EOFException("it ends early");
             }
-            return bytes[position++] & 0xff;
         }
     }
 }

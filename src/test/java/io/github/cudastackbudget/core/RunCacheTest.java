@@ -244,6 +244,33 @@ class RunCacheTest {
     }
 
     @Test
+    void aLoadedEntryStaysWholeWhenAnotherBuildReplacesItsFile() throws Exception {
+        // entries are mapped (issue 11): another build's store moves a new file over the name, never writes in place
+        Path cache = tmp.resolve("cache");
+        RunCache runCache = RunCache.of(options(copy("libframes_zstd.so"), cache), CheckListener.SILENT);
+        RunCache.Key key = new RunCache.Key("key text\n", 1, 0, 0, 0);
+        byte[] json = "{\"first\": true}\n".repeat(50_000).getBytes(StandardCharsets.UTF_8);
+        runCache.store(key, entry(json));
+        RunCache.Entry loaded = runCache.load(key).orElseThrow();
+        byte[] other = "{\"second\": true}\n".repeat(70_000).getBytes(StandardCharsets.UTF_8);
+        runCache.store(key, entry(other));
+        java.nio.ByteBuffer bytes = loaded.reports().get(0).bytes().duplicate();
+        byte[] read = new byte[bytes.remaining()];
+        bytes.get(read);
+        assertThat(read).isEqualTo(json);
+        assertThat(loaded.reports().get(0).hash()).isEqualTo(io.github.cudastackbudget.core.cache.ContentHash.of(
+                java.nio.ByteBuffer.wrap(json), 1));
+        java.nio.ByteBuffer reloaded = runCache.load(key).orElseThrow().reports().get(0).bytes();
+        assertThat(reloaded).isEqualTo(java.nio.ByteBuffer.wrap(other));
+    }
+
+    private static RunCache.Entry entry(byte[] json) {
+        return new RunCache.Entry(false, false, List.of("a warning"), List.of("a line"), List.of(), List.of("summary"),
+                null, List.of(new RunCache.Report(io.github.cudastackbudget.core.report.ReportFormat.JSON,
+                        java.nio.ByteBuffer.wrap(json))));
+    }
+
+    @Test
     void theStepSummaryIsAppendedOnAHitToo() throws Exception {
         Path cache = tmp.resolve("cache");
         Path summary = tmp.resolve("step-summary.md");

@@ -121,15 +121,8 @@ public final class ReportFiles {
         for (java.util.Map.Entry<ReportFormat, java.nio.ByteBuffer> file : files.entrySet()) {
             java.nio.ByteBuffer bytes = file.getValue().duplicate();
             Path target = directory.resolve(file.getKey().fileName());
-            writers.add(() -> unchanged.test(file.getKey(), target) ? target : atomically(directory, file.getKey(), out -> {
-                if (bytes.hasArray()) {
-                    out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-                } else {
-                    byte[] copy = new byte[bytes.remaining()];
-                    bytes.get(copy);
-                    out.write(copy);
-                }
-            }));
+            writers.add(() -> unchanged.test(file.getKey(), target) ? target
+                    : atomically(directory, file.getKey(), bytes));
         }
         List<Path> written = writers.size() == 1 ? List.of(call(writers.get(0))) : inParallel(writers, directory);
         if (stepSummary != null && markdown != null) {
@@ -229,6 +222,27 @@ public final class ReportFiles {
         Path temporary = directory.resolve(format.fileName() + ".tmp");
         try (OutputStream out = Files.newOutputStream(temporary)) {
             body.write(out);
+        }
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /**
+     * Writes one format's stored bytes through a temporary file: with a channel, so that bytes mapped from the
+     * check-result cache go from the page cache to the file without a copy on the heap.
+     */
+    private static Path atomically(Path directory, ReportFormat format, java.nio.ByteBuffer bytes) throws IOException {
+        Path file = directory.resolve(format.fileName());
+        Path temporary = directory.resolve(format.fileName() + ".tmp");
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(temporary,
+                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer rest = bytes.duplicate();
+            while (rest.hasRemaining()) {
+                channel.write(rest);
+            }
+        } catch (InternalError e) {
+            // a mapped entry cut short by something else while it was copied
+            throw new IOException("its stored copy changed while it was written", e);
         }
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
         return file;
