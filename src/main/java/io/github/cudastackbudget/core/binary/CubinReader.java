@@ -82,7 +82,13 @@ public final class CubinReader {
         }
     }
 
-    /** Reads the resource figures of one cubin. */
+    /**
+     * Reads the resource figures of one cubin.
+     *
+     * <p>Its three passes (the sections, the function symbols, the functions) are methods of their own (issue 11):
+     * as one method called once per cubin, the JIT compiled it on stack replacement at each of its loops in turn,
+     * each time with every pass after that loop inlined (four C2 compilations of 0.04-0.27 s each in a cold check).
+     */
     public static CubinResources read(ElfFile elf) throws BinaryFormatException {
         checkHeader(elf);
         List<ElfFile.Section> sections = elf.sections();
@@ -91,66 +97,96 @@ public final class CubinReader {
             throw new BinaryFormatException(elf.region().source(), elf.region().fileOffset(0x28), "the cubin has no "
                     + "section header table (e_shoff 0): its kernels cannot be read");
         }
-        int sectionCount = sections.size();
         ElfFile.Symbols symbols = elf.symbols();
-        int symbolCount = symbols.count();
+        SectionFigures figures = sectionFigures(elf, sections, symbols.count());
+        return new CubinResources(figures.global, figures.common, functions(sections, symbols, figures,
+                functionSymbols(sections, symbols)));
+    }
 
-        long[] regCount = new long[symbolCount];
-        long[] minStack = new long[symbolCount];
-        Arrays.fill(regCount, -1);
-        Arrays.fill(minStack, -1);
+    /** What the sections say, by the index of the {@code .text} section (or symbol) it belongs to. */
+    private static final class SectionFigures {
+        final long[] regCount;
+        final long[] minStack;
+        final long[] shared;
+        final long[] local;
+        final List<CubinResources.ConstantBank>[] constants;
+        final List<CubinResources.ConstantBank> common = new ArrayList<>();
+        long global;
 
-        long global = 0;
-        List<CubinResources.ConstantBank> common = new ArrayList<>();
-        long[] shared = new long[sectionCount];
-        long[] local = new long[sectionCount];
         @SuppressWarnings("unchecked")
-        List<CubinResources.ConstantBank>[] constants = new List[sectionCount];
+        SectionFigures(int sectionCount, int symbolCount) {
+            regCount = new long[symbolCount];
+            minStack = new long[symbolCount];
+            Arrays.fill(regCount, -1);
+            Arrays.fill(minStack, -1);
+            shared = new long[sectionCount];
+            local = new long[sectionCount];
+            constants = new List[sectionCount];
+        }
+    }
+
+    private static SectionFigures sectionFigures(ElfFile elf, List<ElfFile.Section> sections, int symbolCount)
+            throws BinaryFormatException {
+        int sectionCount = sections.size();
+        SectionFigures figures = new SectionFigures(sectionCount, symbolCount);
         // issue 11: the names are tested on the section-name table's text, never made Strings (a cubin has several
         // sections per function)
         for (ElfFile.Section section : sections) {
-            if (!section.nameStartsWith(".nv.")) {
-                continue;
-            }
-            if (section.nameIs(".nv.info")) {
-                readInfo(elf, section, regCount, minStack);
-            } else if (section.nameIs(".nv.global") || section.nameIs(".nv.global.init")) {
-                global += section.size();
-            } else if (section.nameStartsWith(".nv.shared.")) {
-                if (!section.nameStartsWith(".nv.shared.reserved.") && owner(section, sectionCount) > 0) {
-                    shared[owner(section, sectionCount)] = section.size();
-                }
-            } else if (section.nameStartsWith(".nv.local.")) {
-                if (owner(section, sectionCount) > 0) {
-                    local[owner(section, sectionCount)] = section.size();
-                }
-            } else if (section.nameStartsWith(".nv.constant")) {
-                int digitsEnd = ".nv.constant".length();
-                while (Character.isDigit(section.nameChar(digitsEnd))) {
-                    digitsEnd++;
-                }
-                if (digitsEnd == ".nv.constant".length() || digitsEnd - ".nv.constant".length() > 4) {
-                    continue;
-                }
-                int bank = 0; // at most four digits (checked above): no overflow, no substring
-                for (int digit = ".nv.constant".length(); digit < digitsEnd; digit++) {
-                    bank = bank * 10 + Character.digit(section.nameChar(digit), 10);
-                }
-                CubinResources.ConstantBank figure = new CubinResources.ConstantBank(bank, section.size());
-                char after = section.nameChar(digitsEnd);
-                if (after == 0) {
-                    common.add(figure);
-                } else if (after == '.' && owner(section, sectionCount) > 0) {
-                    int owner = owner(section, sectionCount);
-                    if (constants[owner] == null) {
-                        constants[owner] = new ArrayList<>(2);
-                    }
-                    constants[owner].add(figure);
-                }
+            if (section.nameStartsWith(".nv.")) {
+                section(elf, section, sectionCount, figures);
             }
         }
+        return figures;
+    }
 
-        // functions: STT_FUNC symbols whose section is named ".text.<symbol name>", by section index
+    private static void section(ElfFile elf, ElfFile.Section section, int sectionCount, SectionFigures figures)
+            throws BinaryFormatException {
+        if (section.nameIs(".nv.info")) {
+            readInfo(elf, section, figures.regCount, figures.minStack);
+        } else if (section.nameIs(".nv.global") || section.nameIs(".nv.global.init")) {
+            figures.global += section.size();
+        } else if (section.nameStartsWith(".nv.shared.")) {
+            if (!section.nameStartsWith(".nv.shared.reserved.") && owner(section, sectionCount) > 0) {
+                figures.shared[owner(section, sectionCount)] = section.size();
+            }
+        } else if (section.nameStartsWith(".nv.local.")) {
+            if (owner(section, sectionCount) > 0) {
+                figures.local[owner(section, sectionCount)] = section.size();
+            }
+        } else if (section.nameStartsWith(".nv.constant")) {
+            constant(section, sectionCount, figures);
+        }
+    }
+
+    private static void constant(ElfFile.Section section, int sectionCount, SectionFigures figures) {
+        int digitsEnd = ".nv.constant".length();
+        while (Character.isDigit(section.nameChar(digitsEnd))) {
+            digitsEnd++;
+        }
+        if (digitsEnd == ".nv.constant".length() || digitsEnd - ".nv.constant".length() > 4) {
+            return;
+        }
+        int bank = 0; // at most four digits (checked above): no overflow, no substring
+        for (int digit = ".nv.constant".length(); digit < digitsEnd; digit++) {
+            bank = bank * 10 + Character.digit(section.nameChar(digit), 10);
+        }
+        CubinResources.ConstantBank figure = new CubinResources.ConstantBank(bank, section.size());
+        char after = section.nameChar(digitsEnd);
+        if (after == 0) {
+            figures.common.add(figure);
+        } else if (after == '.' && owner(section, sectionCount) > 0) {
+            int owner = owner(section, sectionCount);
+            if (figures.constants[owner] == null) {
+                figures.constants[owner] = new ArrayList<>(2);
+            }
+            figures.constants[owner].add(figure);
+        }
+    }
+
+    /** Functions: STT_FUNC symbols whose section is named ".text.<symbol name>", as {section, symbol} by section. */
+    private static List<long[]> functionSymbols(List<ElfFile.Section> sections, ElfFile.Symbols symbols)
+            throws BinaryFormatException {
+        int symbolCount = symbols.count();
         List<long[]> found = new ArrayList<>();
         for (int symbol = 0; symbol < symbolCount; symbol++) {
             if (symbols.type(symbol) != STT_FUNC) {
@@ -166,21 +202,26 @@ public final class CubinReader {
             }
         }
         found.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        return found;
+    }
 
+    private static List<CubinResources.Function> functions(List<ElfFile.Section> sections, ElfFile.Symbols symbols,
+            SectionFigures figures, List<long[]> found) {
         List<CubinResources.Function> functions = new ArrayList<>(found.size());
         for (long[] pair : found) {
             int text = (int) pair[0];
             int symbol = (int) pair[1];
             ElfFile.Section textSection = sections.get(text);
             boolean kernel = (symbols.other(symbol) & ST_OTHER_ENTRY) != 0;
-            int registers = kernel && regCount[symbol] >= 0 ? (int) regCount[symbol] : (int) (textSection.info() >>> 24);
-            long stack = minStack[symbol] < 0 ? 0 : minStack[symbol];
+            int registers = kernel && figures.regCount[symbol] >= 0 ? (int) figures.regCount[symbol]
+                    : (int) (textSection.info() >>> 24);
+            long stack = figures.minStack[symbol] < 0 ? 0 : figures.minStack[symbol];
             boolean unknown = stack == UNKNOWN_STACK;
             functions.add(new CubinResources.Function(textSection.nameFrom(TEXT.length()), kernel,
-                    registers, unknown ? 0 : stack, unknown, shared[text], local[text],
-                    constants[text] == null ? List.of() : constants[text]));
+                    registers, unknown ? 0 : stack, unknown, figures.shared[text], figures.local[text],
+                    figures.constants[text] == null ? List.of() : figures.constants[text]));
         }
-        return new CubinResources(global, common, functions);
+        return functions;
     }
 
     /**
