@@ -105,8 +105,12 @@ public final class EntryDecompressor {
      * read with the same scratch.
      */
     public static final class Scratch {
-        /** The largest array kept: with eight decode threads at most 128 MiB stay on the heap during a read. */
-        static final int KEEP = 8 << 20;
+        /**
+         * The largest array kept, where the heap allows it ({@link #keepFor}): an entry larger than what is kept gets
+         * a new array, zeroed by the JVM and first touched by the process (issue 11: at 8 MiB, the entries of 8-42 MB
+         * of libonnxruntime_providers_cuda.so cost a cold check 0.18 CPU-s in allocation and page faults).
+         */
+        static final int KEEP = 64 << 20;
         /** The smallest cap on a kept array (most cubins are smaller). */
         static final int MIN_KEEP = 1 << 20;
 

@@ -82,7 +82,7 @@ class ScratchReuseTest {
 
     /**
      * Issue 11: decoding on every processor must not let the arrays kept between entries grow with the thread count:
-     * together at most an eighth of the heap, each between 1 and 8 MiB.
+     * together at most an eighth of the heap, each between 1 and 64 MiB.
      */
     @Test
     void theCapKeepsTheThreadsArraysWithinAnEighthOfTheHeap() {
@@ -91,7 +91,8 @@ class ScratchReuseTest {
         assertThat(EntryDecompressor.Scratch.keepFor(16, 512 * mib)).isEqualTo(2 * mib);
         assertThat(EntryDecompressor.Scratch.keepFor(8, 512 * mib)).isEqualTo(4 * mib);
         assertThat(EntryDecompressor.Scratch.keepFor(64, 256 * mib)).isEqualTo(EntryDecompressor.Scratch.MIN_KEEP);
-        assertThat(EntryDecompressor.Scratch.keepFor(0, 512 * mib)).isEqualTo(EntryDecompressor.Scratch.KEEP);
+        assertThat(EntryDecompressor.Scratch.keepFor(0, 512 * mib)).isEqualTo(32 * mib);
+        assertThat(EntryDecompressor.Scratch.keepFor(16, 32L << 30)).isEqualTo(64 * mib);
         for (int threads = 1; threads <= 64; threads++) {
             for (long heap : new long[] {256 * mib, 512 * mib, 1L << 30, 4L << 30, 32L << 30}) {
                 long keep = EntryDecompressor.Scratch.keepFor(threads, heap);

@@ -285,6 +285,18 @@ class DemanglerTest {
         }
 
         @Test
+        void c1ControlCharactersAndDeleteKeepTheMangledNameButOtherNonAsciiIsShown() throws IOException {
+            // U+009B (CSI, UTF-8 C2 9B) and U+007F are ISO controls; U+00A0 and U+00E9 are not
+            Path csi = script("csi", "read -r line; printf 'void k\\302\\2332J()\\n'");
+            assertThat(names(csi, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            Path delete = script("delete", "read -r line; printf 'void k\\177()\\n'");
+            assertThat(names(delete, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, FRAME_KERNEL));
+            Path accented = script("accented", "read -r line; printf 'void k\\302\\240\\303\\251()\\n'");
+            assertThat(names(accented, TIMEOUT)).containsExactly(entry(FRAME_KERNEL, "void k\u00a0\u00e9()"));
+            assertThat(warnings).isEmpty();
+        }
+
+        @Test
         void missingDemanglerGivesAWarningAndTheNextOneIsTried() {
             Path missing = tmp.resolve("no-such-demangler");
             Map<String, String> names = new Demangler(List.of(missing, llvmCxxfilt), TIMEOUT)
