@@ -129,6 +129,26 @@ class TextReportTest {
     }
 
     @Test
+    void eachKernelLineIsItsRowInTheListingsFormat() {
+        // the lines are built by hand (issue 11); this is the format they keep, for every row of every device
+        ReportModel model = ReportModel.of(nccl);
+        List<String> lines = TextReport.render(model, 0, true);
+        int checked = 0;
+        for (io.github.cudastackbudget.core.report.model.DeviceReport device : model.devices()) {
+            for (io.github.cudastackbudget.core.report.model.KernelRow kernel : device.kernelsWithFrame()) {
+                String expected = String.format(java.util.Locale.ROOT,
+                        "    STACK %8s B  LOCAL %6d B  SHARED %6d B  REG %3d  %-8s %s  (%s)",
+                        kernel.stackUnknown() ? "UNKNOWN" : Long.toString(kernel.stack()), kernel.local(),
+                        kernel.shared(), kernel.registers(), kernel.archLabel(), kernel.displayName(),
+                        kernel.library());
+                assertThat(lines).contains(expected);
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(10);
+    }
+
+    @Test
     void textReportFileIsTheFullVerboseReport() throws Exception {
         Path file = outputDirectory.resolve(CheckRunner.TEXT_REPORT);
 
