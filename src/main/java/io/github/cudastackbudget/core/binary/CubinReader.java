@@ -53,6 +53,21 @@ public final class CubinReader {
 
     private static final String TEXT = ".text.";
 
+    // the section names the passes test, as bytes (ElfFile.Section#nameStartsWith(byte[]))
+    private static final byte[] NV = ascii(".nv.");
+    private static final byte[] NV_INFO = ascii(".nv.info");
+    private static final byte[] NV_GLOBAL = ascii(".nv.global");
+    private static final byte[] NV_GLOBAL_INIT = ascii(".nv.global.init");
+    private static final byte[] NV_SHARED = ascii(".nv.shared.");
+    private static final byte[] NV_SHARED_RESERVED = ascii(".nv.shared.reserved.");
+    private static final byte[] NV_LOCAL = ascii(".nv.local.");
+    private static final byte[] NV_CONSTANT = ascii(".nv.constant");
+    private static final byte[] TEXT_BYTES = ascii(TEXT);
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     private CubinReader() {
     }
 
@@ -132,7 +147,7 @@ public final class CubinReader {
         // issue 11: the names are tested on the section-name table's text, never made Strings (a cubin has several
         // sections per function)
         for (ElfFile.Section section : sections) {
-            if (section.nameStartsWith(".nv.")) {
+            if (section.nameStartsWith(NV)) {
                 section(elf, section, sectionCount, figures);
             }
         }
@@ -141,37 +156,37 @@ public final class CubinReader {
 
     private static void section(ElfFile elf, ElfFile.Section section, int sectionCount, SectionFigures figures)
             throws BinaryFormatException {
-        if (section.nameIs(".nv.info")) {
+        if (section.nameIs(NV_INFO)) {
             readInfo(elf, section, figures.regCount, figures.minStack);
-        } else if (section.nameIs(".nv.global") || section.nameIs(".nv.global.init")) {
+        } else if (section.nameIs(NV_GLOBAL) || section.nameIs(NV_GLOBAL_INIT)) {
             figures.global += section.size();
-        } else if (section.nameStartsWith(".nv.shared.")) {
-            if (!section.nameStartsWith(".nv.shared.reserved.") && owner(section, sectionCount) > 0) {
+        } else if (section.nameStartsWith(NV_SHARED)) {
+            if (!section.nameStartsWith(NV_SHARED_RESERVED) && owner(section, sectionCount) > 0) {
                 figures.shared[owner(section, sectionCount)] = section.size();
             }
-        } else if (section.nameStartsWith(".nv.local.")) {
+        } else if (section.nameStartsWith(NV_LOCAL)) {
             if (owner(section, sectionCount) > 0) {
                 figures.local[owner(section, sectionCount)] = section.size();
             }
-        } else if (section.nameStartsWith(".nv.constant")) {
+        } else if (section.nameStartsWith(NV_CONSTANT)) {
             constant(section, sectionCount, figures);
         }
     }
 
     private static void constant(ElfFile.Section section, int sectionCount, SectionFigures figures) {
-        int digitsEnd = ".nv.constant".length();
-        while (Character.isDigit(section.nameChar(digitsEnd))) {
+        int digitsEnd = NV_CONSTANT.length;
+        while (isDigit(section.nameByte(digitsEnd))) {
             digitsEnd++;
         }
-        if (digitsEnd == ".nv.constant".length() || digitsEnd - ".nv.constant".length() > 4) {
+        if (digitsEnd == NV_CONSTANT.length || digitsEnd - NV_CONSTANT.length > 4) {
             return;
         }
         int bank = 0; // at most four digits (checked above): no overflow, no substring
-        for (int digit = ".nv.constant".length(); digit < digitsEnd; digit++) {
-            bank = bank * 10 + Character.digit(section.nameChar(digit), 10);
+        for (int digit = NV_CONSTANT.length; digit < digitsEnd; digit++) {
+            bank = bank * 10 + section.nameByte(digit) - '0';
         }
         CubinResources.ConstantBank figure = new CubinResources.ConstantBank(bank, section.size());
-        char after = section.nameChar(digitsEnd);
+        int after = section.nameByte(digitsEnd);
         if (after == 0) {
             figures.common.add(figure);
         } else if (after == '.' && owner(section, sectionCount) > 0) {
@@ -183,11 +198,21 @@ public final class CubinReader {
         }
     }
 
-    /** Functions: STT_FUNC symbols whose section is named ".text.<symbol name>", as {section, symbol} by section. */
-    private static List<long[]> functionSymbols(List<ElfFile.Section> sections, ElfFile.Symbols symbols)
+    /** An ASCII digit (what {@link Character#isDigit} said of the name's chars, which are bytes: 0-255). */
+    private static boolean isDigit(int b) {
+        return b >= '0' && b <= '9';
+    }
+
+    /**
+     * Functions: STT_FUNC symbols whose section is named ".text.<symbol name>", as {@code section << 32 | symbol}
+     * in ascending order (by section, then symbol). Primitive longs sorted by the JDK, not pairs sorted by a
+     * comparator (issue 11: the sort's code and the comparator were most of what the JIT inlined into this loop).
+     */
+    private static long[] functionSymbols(List<ElfFile.Section> sections, ElfFile.Symbols symbols)
             throws BinaryFormatException {
         int symbolCount = symbols.count();
-        List<long[]> found = new ArrayList<>();
+        long[] found = new long[Math.min(symbolCount, 64)];
+        int count = 0;
         for (int symbol = 0; symbol < symbolCount; symbol++) {
             if (symbols.type(symbol) != STT_FUNC) {
                 continue;
@@ -197,20 +222,23 @@ public final class CubinReader {
                 continue;
             }
             ElfFile.Section textSection = sections.get(text);
-            if (textSection.nameStartsWith(TEXT) && symbols.nameEquals(symbol, textSection, TEXT.length())) {
-                found.add(new long[] {text, symbol});
+            if (textSection.nameStartsWith(TEXT_BYTES) && symbols.nameEquals(symbol, textSection, TEXT.length())) {
+                if (count == found.length) {
+                    found = Arrays.copyOf(found, Math.max(16, count * 2));
+                }
+                found[count++] = (long) text << 32 | symbol;
             }
         }
-        found.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-        return found;
+        Arrays.sort(found, 0, count);
+        return count == found.length ? found : Arrays.copyOf(found, count);
     }
 
     private static List<CubinResources.Function> functions(List<ElfFile.Section> sections, ElfFile.Symbols symbols,
-            SectionFigures figures, List<long[]> found) {
-        List<CubinResources.Function> functions = new ArrayList<>(found.size());
-        for (long[] pair : found) {
-            int text = (int) pair[0];
-            int symbol = (int) pair[1];
+            SectionFigures figures, long[] found) {
+        List<CubinResources.Function> functions = new ArrayList<>(found.length);
+        for (long pair : found) {
+            int text = (int) (pair >>> 32);
+            int symbol = (int) pair;
             ElfFile.Section textSection = sections.get(text);
             boolean kernel = (symbols.other(symbol) & ST_OTHER_ENTRY) != 0;
             int registers = kernel && figures.regCount[symbol] >= 0 ? (int) figures.regCount[symbol]

@@ -92,10 +92,61 @@ public final class ElfFile {
             return cut;
         }
 
+        /** {@link #nameEnd()} found with a byte loop (for {@link Symbols#nameEquals}'s hot loop). */
+        int nameEndByte() {
+            byte[] table = nameBytes;
+            for (int i = nameOffset; i < table.length; i++) {
+                if (table[i] == 0) {
+                    return i;
+                }
+            }
+            return table.length;
+        }
+
         /** Where the name ends in the table: its NUL, or the table's end where none follows. */
         int nameEnd() {
             int end = names.indexOf('\0', nameOffset);
             return end < 0 ? names.length() : end;
+        }
+
+        /**
+         * Whether the name starts with the ASCII bytes of {@code prefix}: the form for a reader's hot loop (issue 11:
+         * a plain byte loop the JIT inlines small, where {@link String#startsWith} brought its whole chain of calls
+         * into every compilation of the loop: 188 inlined methods in one of the cubin reader's).
+         */
+        public boolean nameStartsWith(byte[] prefix) {
+            byte[] bytes = nameBytes;
+            int at = nameOffset;
+            if (prefix.length > bytes.length - at) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length; i++) {
+                if (bytes[at + i] != prefix[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Whether the name is the ASCII bytes of {@code text} (no NUL), as {@link #nameStartsWith(byte[])} tests. */
+        public boolean nameIs(byte[] text) {
+            int end = nameOffset + text.length;
+            return nameStartsWith(text) && (end == nameBytes.length || nameBytes[end] == 0);
+        }
+
+        /** The name's byte at {@code at} (an unsigned value), or 0 at and past its end. */
+        public int nameByte(int at) {
+            byte[] bytes = nameBytes;
+            int position = nameOffset + at;
+            if (at < 0 || position >= bytes.length) {
+                return 0;
+            }
+            for (int i = nameOffset; i < position; i++) {
+                if (bytes[i] == 0) {
+                    return 0; // past the NUL that ends the name the table holds the next names
+                }
+            }
+            return bytes[position] & 0xFF;
         }
 
         /** Whether the name starts with {@code prefix} (ASCII), without making the name a String. */
@@ -372,6 +423,19 @@ public final class ElfFile {
     private static List<Section> sectionHeaders(ByteBuffer table, int count, int shentsize, boolean elf64,
             long[] nameOffsets) {
         List<Section> sections = new ArrayList<>(count);
+        if (elf64 && table.hasArray() && table.order() == ByteOrder.LITTLE_ENDIAN
+                && (long) count * shentsize <= table.limit()) {
+            // a decoded cubin: the array read with plain byte arithmetic (see Symbols#bytes)
+            byte[] b = table.array();
+            int base = table.arrayOffset();
+            for (int i = 0; i < count; i++) {
+                int at = base + i * shentsize;
+                nameOffsets[i] = le32(b, at);
+                sections.add(new Section(i, le32(b, at + 4), le64(b, at + 8), le64(b, at + 0x18), le64(b, at + 0x20),
+                        le32(b, at + 0x28), le32(b, at + 0x2C), le64(b, at + 0x38)));
+            }
+            return sections;
+        }
         for (int i = 0; i < count; i++) {
             int at = i * shentsize;
             nameOffsets[i] = u32(table, at);
@@ -511,6 +575,15 @@ public final class ElfFile {
         private final long tableFileOffset;
         private final int count;
 
+        /**
+         * The table's bytes where it is a little-endian array (a decoded cubin), else null: the entries are then read
+         * from the array with plain byte arithmetic, which the JIT inlines small (issue 11: the buffer's
+         * {@code getShort}/{@code getInt} brought their memory-access chain into every compilation of the cubin
+         * reader's symbol loop).
+         */
+        private final byte[] bytes;
+        private final int base;
+
         private Symbols(ElfFile elf, ByteBuffer table, ByteBuffer strings, ByteBuffer extendedIndexes,
                 long tableFileOffset) {
             this.elf = elf;
@@ -519,6 +592,37 @@ public final class ElfFile {
             this.extendedIndexes = extendedIndexes;
             this.tableFileOffset = tableFileOffset;
             this.count = table.limit() / ENTRY;
+            boolean array = table.hasArray() && !table.isReadOnly() && table.order() == ByteOrder.LITTLE_ENDIAN;
+            this.bytes = array ? table.array() : null;
+            this.base = array ? table.arrayOffset() : 0;
+        }
+
+        /** The unsigned byte at {@code at} of the table (bounds-checked as the buffer checks them). */
+        private int u8At(int at) {
+            if (bytes == null) {
+                return Byte.toUnsignedInt(table.get(at));
+            }
+            java.util.Objects.checkIndex(at, table.limit());
+            return bytes[base + at] & 0xFF;
+        }
+
+        private int u16At(int at) {
+            if (bytes == null) {
+                return Short.toUnsignedInt(table.getShort(at));
+            }
+            java.util.Objects.checkFromIndexSize(at, 2, table.limit());
+            int i = base + at;
+            return (bytes[i] & 0xFF) | (bytes[i + 1] & 0xFF) << 8;
+        }
+
+        private long u32At(int at) {
+            if (bytes == null) {
+                return Integer.toUnsignedLong(table.getInt(at));
+            }
+            java.util.Objects.checkFromIndexSize(at, 4, table.limit());
+            int i = base + at;
+            return (bytes[i] & 0xFFL) | (bytes[i + 1] & 0xFFL) << 8 | (bytes[i + 2] & 0xFFL) << 16
+                    | (bytes[i + 3] & 0xFFL) << 24;
         }
 
         public int count() {
@@ -527,12 +631,12 @@ public final class ElfFile {
 
         /** The low 4 bits of {@code st_info}: 2 = STT_FUNC. */
         public int type(int index) {
-            return table.get(index * ENTRY + 4) & 0xF;
+            return u8At(index * ENTRY + 4) & 0xF;
         }
 
         /** {@code st_other}; 0x10 marks a CUDA kernel entry. */
         public int other(int index) {
-            return Byte.toUnsignedInt(table.get(index * ENTRY + 5));
+            return u8At(index * ENTRY + 5);
         }
 
         /**
@@ -540,7 +644,7 @@ public final class ElfFile {
          * indexes; {@code SHN_XINDEX} is resolved through the {@code SHT_SYMTAB_SHNDX} section.
          */
         public int sectionIndex(int index) throws BinaryFormatException {
-            int shndx = Short.toUnsignedInt(table.getShort(index * ENTRY + 6));
+            int shndx = u16At(index * ENTRY + 6);
             if (shndx == SHN_XINDEX) {
                 if (extendedIndexes == null || (long) index * 4 + 4 > extendedIndexes.limit()) {
                     throw new BinaryFormatException(elf.region.source(), tableFileOffset + (long) index * ENTRY,
@@ -557,7 +661,7 @@ public final class ElfFile {
 
         /** The symbol's name. */
         public String name(int index) throws BinaryFormatException {
-            return cString(stringsText(), u32(table, index * ENTRY), elf.region.source(),
+            return cString(stringsText(), u32At(index * ENTRY), elf.region.source(),
                     tableFileOffset + (long) index * ENTRY);
         }
 
@@ -570,8 +674,8 @@ public final class ElfFile {
         public boolean nameEquals(int index, Section section, int from) {
             String sectionNames = section.nameTable();
             int start = section.nameOffset() + from;
-            int length = section.nameEnd() - start;
-            long offset = u32(table, index * ENTRY);
+            int length = section.nameEndByte() - start;
+            long offset = u32At(index * ENTRY);
             if (length < 0 || offset + length >= strings.limit()) {
                 return false;
             }
@@ -598,6 +702,14 @@ public final class ElfFile {
             }
             return stringsText;
         }
+    }
+
+    private static long le32(byte[] b, int i) {
+        return (b[i] & 0xFFL) | (b[i + 1] & 0xFFL) << 8 | (b[i + 2] & 0xFFL) << 16 | (b[i + 3] & 0xFFL) << 24;
+    }
+
+    private static long le64(byte[] b, int i) {
+        return le32(b, i) | le32(b, i + 4) << 32;
     }
 
     static int u16(ByteBuffer buffer, int index) {
