@@ -67,12 +67,14 @@ public record GpuArch(ComputeCapability capability, ArchVariant variant) impleme
         return label;
     }
 
+    /** How many variants there are ({@code values()} copies its array on every call). */
+    private static final int VARIANTS = ArchVariant.values().length;
     /** Compute capabilities have at most three digits (ComputeCapability): one slot per number and variant. */
-    private static final String[] SASS_LABELS = new String[1000 * ArchVariant.values().length];
+    private static final String[] SASS_LABELS = new String[1000 * VARIANTS];
 
     private int labelSlot() {
         int number = capability.number();
-        return number >= 0 && number < 1000 ? number * ArchVariant.values().length + variant.ordinal() : -1;
+        return number >= 0 && number < 1000 ? number * VARIANTS + variant.ordinal() : -1;
     }
 
     /** {@code compute_90a}. */

@@ -12,8 +12,11 @@ public enum FrameSource {
     /** no SASS runs on the device: the PTX the driver would JIT-compile, compiled at build time by ptxas. */
     JIT_PTXAS;
 
+    /** The spelling, made once (asked for every record of a report). */
+    private final String id = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
     /** The reports' spelling: {@code static}, {@code jit-ptxas}. */
     public String id() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return id;
     }
 }
