@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -24,7 +23,8 @@ import java.util.TreeSet;
  */
 public final class KernelIndex {
 
-    private final SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction;
+    /** In {@link FunctionKey} order. */
+    private final Map<FunctionKey, List<KernelRecord>> imagesByFunction;
     private final Map<String, SortedSet<GpuArch>> ptxByLibrary;
     private final Map<String, Map<GpuArch, SortedSet<String>>> ptxEntriesByLibrary;
     private final SortedSet<GpuArch> sassArches;
@@ -32,10 +32,10 @@ public final class KernelIndex {
     /** Per function of a library whose PTX entries are known: the targets declaring it (one shared set per distinct set). */
     private final Map<FunctionKey, SortedSet<GpuArch>> ptxTargetsByFunction;
 
-    private KernelIndex(SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction,
+    private KernelIndex(Map<FunctionKey, List<KernelRecord>> imagesByFunction,
             Map<String, SortedSet<GpuArch>> ptxByLibrary, Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries,
             SortedSet<GpuArch> sassArches, int recordCount) {
-        this.imagesByFunction = Collections.unmodifiableSortedMap(imagesByFunction);
+        this.imagesByFunction = Collections.unmodifiableMap(imagesByFunction);
         this.ptxByLibrary = Collections.unmodifiableMap(ptxByLibrary);
         this.ptxEntriesByLibrary = Collections.unmodifiableMap(ptxEntries);
         this.sassArches = Collections.unmodifiableSortedSet(sassArches);
@@ -60,7 +60,9 @@ public final class KernelIndex {
     }
 
     public static KernelIndex of(List<LibraryScan> scans) {
-        SortedMap<FunctionKey, List<KernelRecord>> images = new TreeMap<>();
+        // grouped by hash, then ordered once (issue 11: a sorted map's insert per record compared long mangled names
+        // a dozen times each; libtorch_cuda.so has 130,498 records of about 60,000 functions)
+        Map<FunctionKey, List<KernelRecord>> images = new java.util.HashMap<>();
         Map<String, SortedSet<GpuArch>> ptx = new TreeMap<>();
         Map<String, Map<GpuArch, SortedSet<String>>> ptxEntries = new TreeMap<>();
         SortedSet<GpuArch> arches = new TreeSet<>();
@@ -86,12 +88,17 @@ public final class KernelIndex {
                 }
             }
         }
-        images.replaceAll((key, list) -> List.copyOf(list));
-        return new KernelIndex(images, ptx, ptxEntries, arches, count);
+        FunctionKey[] keys = images.keySet().toArray(new FunctionKey[0]);
+        java.util.Arrays.sort(keys);
+        Map<FunctionKey, List<KernelRecord>> ordered = new java.util.LinkedHashMap<>(keys.length * 4 / 3 + 1);
+        for (FunctionKey key : keys) {
+            ordered.put(key, List.copyOf(images.get(key)));
+        }
+        return new KernelIndex(ordered, ptx, ptxEntries, arches, count);
     }
 
-    /** Function -> its SASS images (one record per embedded arch; duplicates kept). */
-    public SortedMap<FunctionKey, List<KernelRecord>> imagesByFunction() {
+    /** Function -> its SASS images (one record per embedded arch; duplicates kept), in {@link FunctionKey} order. */
+    public Map<FunctionKey, List<KernelRecord>> imagesByFunction() {
         return imagesByFunction;
     }
 
