@@ -31,6 +31,7 @@ public final class PtxEntryNames {
     private static final long HIGHS = 0x8080808080808080L;
     private static final long Y = 'y' * ONES;
     private static final long SLASH = '/' * ONES;
+    private static final long NEWLINE = '\n' * ONES;
 
     private PtxEntryNames() {
     }
@@ -51,8 +52,9 @@ public final class PtxEntryNames {
         private final int start;
         private final int limit;
         private final List<String> names = new ArrayList<>();
-        /** Where the current line starts, as the byte-at-a-time rules see it. */
-        private int lineStart;
+        /** The last {@code .entry} candidate asked for its line start, and that line start. */
+        private int lastCandidate;
+        private int lastLineStart;
         /** The cached {@code .extern} search on the line starting at {@code externLine}. */
         private int externLine;
         private int externScanned;
@@ -62,7 +64,8 @@ public final class PtxEntryNames {
             this.text = text;
             this.start = start;
             this.limit = limit;
-            this.lineStart = start;
+            this.lastCandidate = start;
+            this.lastLineStart = start;
             this.externLine = start;
             this.externScanned = start;
         }
@@ -78,7 +81,7 @@ public final class PtxEntryNames {
                 if (b == 0) {
                     break;
                 }
-                i = b == '/' ? slash(i, at) : y(i, at);
+                i = b == '/' ? slash(at) : y(i, at);
             }
             return names;
         }
@@ -108,29 +111,37 @@ public final class PtxEntryNames {
             return (word - ONES) & ~word & HIGHS;
         }
 
-        /** The line breaks in [from, to) that the byte-at-a-time scan would have walked over move the line start. */
-        private void linesUpTo(int from, int to) {
-            for (int k = to - 1; k >= from; k--) {
+        /**
+         * Where the line holding {@code at} starts: after the last line break before it, or the text's start. The
+         * byte-at-a-time rules move their line start at every line break they pass, in plain text and in comments
+         * alike (a line comment ends at its break, which starts the next line), so this is their line start at
+         * {@code at}. Asked only for a {@code .entry} candidate (issue 11: the line start kept up to date at every
+         * {@code 'y'} and {@code '/'} walked back over most of the text a second time).
+         */
+        private int lineStart(int at) {
+            // from the previous candidate on, so that the text is walked back over at most once in all (a line of
+            // many candidates costs no more than a line of one)
+            int found = lastLineStart;
+            for (int k = at - 1; k >= lastCandidate; k--) {
                 if (text[k] == '\n') {
-                    lineStart = k + 1;
-                    return;
+                    found = k + 1;
+                    break;
                 }
             }
+            lastCandidate = at;
+            lastLineStart = found;
+            return found;
         }
 
         /** A '/' at {@code at}, plain text since {@code from}; returns where the scan goes on. */
-        private int slash(int from, int at) {
-            linesUpTo(from, at);
+        private int slash(int at) {
             if (at + 1 >= limit) {
                 return limit;
             }
             byte next = text[at + 1];
             if (next == '/') {
                 // a line comment: on at its line break, which starts the next line, or stop at the NUL
-                int k = at + 2;
-                while (k < limit && text[k] != '\n' && text[k] != 0) {
-                    k++;
-                }
+                int k = lineEnd(at + 2);
                 return k < limit && text[k] == 0 ? limit : k;
             }
             if (next == '*') {
@@ -139,9 +150,7 @@ public final class PtxEntryNames {
                     if (c == 0) {
                         return limit;
                     }
-                    if (c == '\n') {
-                        lineStart = k + 1;
-                    } else if (c == '*' && k + 1 < limit && text[k + 1] == '/') {
+                    if (c == '*' && k + 1 < limit && text[k + 1] == '/') {
                         return k + 2;
                     }
                 }
@@ -150,16 +159,31 @@ public final class PtxEntryNames {
             return at + 1;
         }
 
+        /** The first line break or NUL at or after {@code from}, or the limit; eight bytes at a time. */
+        private int lineEnd(int from) {
+            int i = from;
+            for (int last = limit - Long.BYTES; i <= last; i += Long.BYTES) {
+                long word = (long) WORDS.get(text, i);
+                long found = zeroBytes(word ^ NEWLINE) | zeroBytes(word);
+                if (found != 0) {
+                    return i + (Long.numberOfTrailingZeros(found) >>> 3);
+                }
+            }
+            for (; i < limit; i++) {
+                if (text[i] == '\n' || text[i] == 0) {
+                    return i;
+                }
+            }
+            return limit;
+        }
+
         /** A {@code 'y'} at {@code y}, plain text since {@code from}: the end of a ".entry"? */
         private int y(int from, int y) {
             int at = y - ENTR.length;
             if (at < from || !matches(at, ENTR, y)) {
-                // the scan goes on after this 'y': the line breaks before it count (a kernel later on this line
-                // must not see an .extern of an earlier line as its own)
-                linesUpTo(from, y);
                 return y + 1;
             }
-            linesUpTo(from, at);
+            int lineStart = lineStart(at);
             int after = y + 1;
             boolean boundary = at == lineStart || isSpace(text[at - 1]);
             if (!boundary || after >= limit || !isSpace(text[after])) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The {@code .entry} scan on PTX text shapes (the real PTX of the test binaries is covered by NativeEngineTest). */
@@ -42,6 +43,22 @@ class PtxEntryNamesTest {
                 .visible .entry real_one(
                 """;
         assertThat(PtxEntryNames.scan(text(ptx))).containsExactly("real_one");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void aLineOfManyCandidatesIsScannedInLinearTime() {
+        // the line start is found by looking back from each .entry candidate: from the previous one on, never the
+        // whole line again (a hostile line of 200,000 candidates would otherwise walk back hundreds of gigabytes)
+        StringBuilder line = new StringBuilder(".extern .func f;\n");
+        for (int i = 0; i < 200_000; i++) {
+            line.append(".entry a").append(i % 10).append("( ");
+        }
+        line.append('\n').append(".entry last(\n");
+        byte[] text = line.toString().getBytes(StandardCharsets.US_ASCII);
+        List<String> names = PtxEntryNames.scan(ByteBuffer.wrap(text));
+        assertThat(names).hasSize(200_001).endsWith("a9", "last");
+        assertThat(names).isEqualTo(PtxEntryNamesReference.scan(ByteBuffer.wrap(text)));
     }
 
     @Test
