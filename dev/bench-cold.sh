@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cold-run benchmark of issue 11: what a build feels, against raw cuobjdump, measured in one run, alternating.
 #
-#   [JRE=/path/to/jre] bash dev/bench-cold.sh prepare [DIR]
+#   [JRE=/path/to/jre] [ASYNC_PROFILER=/path/libasyncProfiler.so] bash dev/bench-cold.sh prepare [DIR]
 #        (here: JDK, Maven) builds the plugin and the dev classes and fills the carry folder DIR (default
 #        $CARRY, else .devcarry/bench, git-ignored): jre/ (a copy of $JRE, else a jlink runtime made here),
 #        lib/ (the plugin jar, which holds the core's runtime libraries, shaded; the report API and the site
@@ -67,6 +67,11 @@ prepare)
     cp "$JAR" "$DIR/lib/"
     # the dev mains, compiled by the build (dev/java is a test source root)
     cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class "$DIR/tools/io/github/cudastackbudget/dev/"
+    # profile-cold.sh's sampling step: async-profiler's agent (0.5 MB), when given
+    rm -rf "$DIR/ap"
+    if [[ -n "${ASYNC_PROFILER:-}" ]]; then
+        mkdir -p "$DIR/ap" && cp "$ASYNC_PROFILER" "$DIR/ap/libasyncProfiler.so"
+    fi
     # the carried runtime runs the command line and the class-loader round on a real test binary
     # (--no-cache where the build has the content cache: never fill the user's cache from here)
     no_cache=()

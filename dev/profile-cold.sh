@@ -16,6 +16,12 @@
 #            (NAME.xmx512m.nmt.txt: where the RSS over the heap goes) and its peak RSS;
 #          - the cache primed once in a fresh folder, then two cached checks (their stage times in
 #            NAME.CORES.cached-N.timings.txt) and one under JFR (NAME.CORES.cached.jfr).
+#          - with ASYNC_PROFILER=/path/to/libasyncProfiler.so (tools.profiler:async-profiler from Maven Central,
+#            linux-x64/ of its jar; bench-cold.sh prepare copies it into CARRY/ap/ when ASYNC_PROFILER is set there,
+#            and CARRY/ap/libasyncProfiler.so is then used by default): one fresh uncached check sampled by it
+#            (CPU time of every thread, 1 ms: the JIT compilers, the GC and native decoders too, which JFR's
+#            execution samples leave out) -> NAME.CORES.cold.collapsed (collapsed stacks, one line per stack, the
+#            thread first), and one with -XX:+CITime (the JIT compilers' total time: NAME.CORES.citime.txt).
 #        OUTDIR/profile-cold.tsv: library, cores, step, seconds, peak RSS KiB, exit status; OUTDIR.tar.gz: all of it.
 #        Read the recordings where a JDK is: jfr summary F.jfr; jfr print --events jdk.ExecutionSample F.jfr;
 #        jfr view hot-methods F.jfr (JDK 21 and later).
@@ -32,6 +38,8 @@ OUT="$(cd "$OUT" && pwd)"
 LIBS="${LIBS:-libtorch_cuda.so libcublasLt.so.13 libcudnn_engines_precompiled.so.9}"
 DEVICES="${DEVICES:-h200-141gb,h100-sxm5-80gb,a100-sxm4-80gb}"
 CORES="${CORES:-all 4}"
+ASYNC_PROFILER="${ASYNC_PROFILER:-}"
+[[ -n "$ASYNC_PROFILER" || ! -f "$CARRY/ap/libasyncProfiler.so" ]] || ASYNC_PROFILER="$CARRY/ap/libasyncProfiler.so"
 CUOBJDUMP="$(command -v cuobjdump || true)"
 [[ -n "$CUOBJDUMP" || ! -x /usr/local/cuda/bin/cuobjdump ]] || CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
 MAIN=io.github.cudastackbudget.cli.Main
@@ -93,6 +101,16 @@ for lib in $LIBS; do
             "-Xlog:gc*:file=$OUT/$name.$cores.cold.gc.log" -cp "$CARRY/lib/*" $MAIN --engine native \
             --devices "$DEVICES" --output "$WORK/o" --no-cache -v "$path"
         ls -l "$WORK/o" > "$OUT/$name.reports.txt"
+        if [[ -n "$ASYNC_PROFILER" ]]; then
+            rm -rf "$WORK/o"
+            timed "$name" "$cores" fresh-async-profiler "$WORK/err" "$JAVA" \
+                "-agentpath:$ASYNC_PROFILER=start,event=cpu,interval=1ms,threads,collapsed,file=$OUT/$name.$cores.cold.collapsed" \
+                -cp "$CARRY/lib/*" $MAIN --engine native --devices "$DEVICES" --output "$WORK/o" --no-cache -q "$path"
+            rm -rf "$WORK/o"
+            TIMED_STDOUT="$OUT/$name.$cores.citime.txt" timed "$name" "$cores" fresh-citime "$WORK/err" "$JAVA" \
+                -XX:+UnlockDiagnosticVMOptions -XX:+CITime -cp "$CARRY/lib/*" $MAIN --engine native \
+                --devices "$DEVICES" --output "$WORK/o" --no-cache -q "$path"
+        fi
         if [[ "$cores" == "$first_cores" ]]; then
             rm -rf "$WORK/o"
             timed "$name" "$cores" xmx512m-nmt "$WORK/err" "$JAVA" -Xmx512m -XX:NativeMemoryTracking=summary \
