@@ -21,7 +21,7 @@ JAVA="$CARRY/jre/bin/java"
 NEW_CP="$CARRY/lib/*"
 OLD_JAR="$OLD"
 [[ -f "$OLD_JAR" ]] || OLD_JAR="$(ls "$OLD"/*.jar | tr '\n' ':')"
-OLD_CP="$OLD_JAR:$(ls "$CARRY"/lib/*.jar | grep -v cuda-stack-budget-maven-plugin | tr '\n' ':')"
+OLD_CP="$OLD_JAR:$(ls "$CARRY"/lib/*.jar | { grep -v cuda-stack-budget-maven-plugin || true; } | tr '\n' ':')"  # none since the jar is shaded
 CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
 [[ -x "$CUOBJDUMP" ]] || { echo "(no cuobjdump: its column stays empty)"; CUOBJDUMP=""; }
 ROUNDS="${ROUNDS:-3}" CORES="${CORES:-all 4}" LIBS="${LIBS:-libtorch_cuda.so libcublasLt.so.13 libcudnn_engines_precompiled.so.9}" \
