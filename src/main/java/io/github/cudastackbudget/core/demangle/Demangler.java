@@ -115,8 +115,12 @@ public final class Demangler {
             if (line == null || line.isBlank() || line.length() > MAX_NAME || line.equals(names.get(i))) {
                 continue;
             }
-            for (int c = 0; c < line.length(); c++) {
-                char ch = line.charAt(c);
+            // as ISO-8859-1 bytes: every ISO control is a char up to 0x9F and keeps its value, every char above 0xFF
+            // becomes '?' (a Latin-1 string's bytes are copied whole; a loop over bytes runs several times faster
+            // than one over charAt before the JIT compiles it)
+            byte[] bytes = line.getBytes(StandardCharsets.ISO_8859_1);
+            for (byte b : bytes) {
+                int ch = b & 0xFF;
                 if (ch < 0x20 || ch >= 0x7F && ch <= 0x9F) {
                     continue lines;
                 }
