@@ -329,15 +329,16 @@ public final class DeviceCodeReader {
         int total = blocks.stream().mapToInt(List::size).sum();
         List<List<DeviceImage>> results = new ArrayList<>(blocks.size());
         if (total <= 1 || pool == null) {
-            EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch(keep);
-            for (List<Task> tasks : blocks) {
-                List<DeviceImage> images = new ArrayList<>(tasks.size());
-                for (Task task : tasks) {
-                    images.add(decode(task, budget, scratch));
+            try (EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch(keep)) {
+                for (List<Task> tasks : blocks) {
+                    List<DeviceImage> images = new ArrayList<>(tasks.size());
+                    for (Task task : tasks) {
+                        images.add(decode(task, budget, scratch));
+                    }
+                    results.add(images);
                 }
-                results.add(images);
+                return results;
             }
-            return results;
         }
         // every task of this read counts down when it ends or is skipped: a failed read waits for all of them, so that
         // no decode outlives the read (and the mapping) that started it
@@ -406,6 +407,8 @@ public final class DeviceCodeReader {
                 ended.countDown(); // never submitted (submit itself failed)
             }
             awaitUninterruptibly(ended);
+            // every task has ended and handed its scratch back: free their Zstandard contexts
+            scratches.forEach(EntryDecompressor.Scratch::close);
         }
     }
 

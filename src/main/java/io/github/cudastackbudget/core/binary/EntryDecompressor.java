@@ -102,9 +102,10 @@ public final class EntryDecompressor {
      * Buffers one decode thread uses again for the next entry (issue 11: a new array per entry, zeroed by the JVM only
      * to be overwritten, was a third of a cold read's samples). Arrays up to {@link #KEEP} bytes are kept; a larger
      * entry gets arrays of its own. The bytes a payload returned over these arrays are valid until the next payload
-     * read with the same scratch.
+     * read with the same scratch. It also holds one Zstandard decompression context for its thread's entries; whoever
+     * makes a scratch closes it ({@link #close}), which frees that context's native memory.
      */
-    public static final class Scratch {
+    public static final class Scratch implements AutoCloseable {
         /**
          * The largest array kept, where the heap allows it ({@link #keepFor}): an entry larger than what is kept gets
          * a new array, zeroed by the JVM and first touched by the process (issue 11: at 8 MiB, the entries of 8-42 MB
@@ -144,6 +145,38 @@ public final class EntryDecompressor {
 
         byte[] output(int length) {
             return array(1, length);
+        }
+
+        /**
+         * The context for one-shot decompression, made at the first Zstandard entry (issue 11: a context made and
+         * freed per entry cost about 10 us each, tens of milliseconds over a library of thousands of entries).
+         */
+        private ZstdDecompressCtx zstd;
+
+        ZstdDecompressCtx zstd() {
+            if (zstd == null) {
+                zstd = new ZstdDecompressCtx();
+            }
+            return zstd;
+        }
+
+        /** Whether a context is held (made by a Zstandard entry, not yet closed). */
+        boolean holdsZstd() {
+            return zstd != null;
+        }
+
+        /** Drops the context after a failed decompression: the next entry starts from a new one. */
+        void dropZstd() {
+            close();
+        }
+
+        /** Frees the Zstandard context; the arrays stay until the scratch is collected. Safe to call again. */
+        @Override
+        public void close() {
+            if (zstd != null) {
+                zstd.close();
+                zstd = null;
+            }
         }
 
         private byte[] array(int which, int length) {
@@ -247,11 +280,19 @@ public final class EntryDecompressor {
         if (limit <= Math.max(FIRST_CHUNK, (long) inputLength * ONE_SHOT_RATIO)) {
             file.take(limit, source, at);
             byte[] output = scratch == null ? new byte[limit] : scratch.output(limit);
-            try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
+            ZstdDecompressCtx ctx = scratch == null ? new ZstdDecompressCtx() : scratch.zstd();
+            try {
                 int produced = ctx.decompressByteArray(output, 0, limit, input, 0, inputLength);
                 return ByteBuffer.wrap(output, 0, produced);
             } catch (ZstdException e) {
                 file.giveBack(limit);
+                if (scratch != null) {
+                    scratch.dropZstd();
+                }
+            } finally {
+                if (scratch == null) {
+                    ctx.close();
+                }
             }
         }
         byte[] output = new byte[Math.min(limit, Math.max(FIRST_CHUNK, inputLength * 4))];

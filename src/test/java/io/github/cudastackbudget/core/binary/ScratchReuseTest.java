@@ -60,6 +60,39 @@ class ScratchReuseTest {
     }
 
     @Test
+    void oneZstandardContextServesAThreadsEntriesUntilTheScratchIsClosed() throws Exception {
+        EntryDecompressor decompressor = new EntryDecompressor(1L << 30);
+        Path file = NativeTestFiles.testCuda("libframes_zstd.so");
+        EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
+        assertThat(scratch.holdsZstd()).isFalse();
+        com.github.luben.zstd.ZstdDecompressCtx first = null;
+        int decoded = 0;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteRegion region = ByteRegion.read(file.toString(), channel);
+            for (ElfFile.Section section : DeviceCodeSections.of(ElfFile.read(region)).toRead()) {
+                for (FatbinWalker.Entry entry : FatbinWalker.entries(region.sub(section.offset(), section.size(),
+                        file.toString()))) {
+                    ByteBuffer reused = decompressor.payload(entry, file.toString(),
+                            new EntryDecompressor.FileBudget(Long.MAX_VALUE), scratch);
+                    assertThat(reused).isEqualTo(decompressor.payload(entry, file.toString()));
+                    assertThat(scratch.holdsZstd()).as("the entry's decompression made the context").isTrue();
+                    if (first == null) {
+                        first = scratch.zstd();
+                    }
+                    assertThat(scratch.zstd()).as("the context of the first entry").isSameAs(first);
+                    decoded++;
+                }
+            }
+        }
+        assertThat(decoded).isGreaterThan(5);
+        scratch.close();
+        assertThat(scratch.holdsZstd()).isFalse();
+        assertThat(scratch.zstd()).as("a closed context is never used again").isNotSameAs(first);
+        scratch.close();
+        scratch.close();
+    }
+
+    @Test
     void aPayloadLargerThanWhatIsKeptGetsItsOwnArrays() {
         EntryDecompressor.Scratch scratch = new EntryDecompressor.Scratch();
         byte[] small = scratch.output(1024);
