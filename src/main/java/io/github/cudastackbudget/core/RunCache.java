@@ -315,9 +315,24 @@ final class RunCache {
             if (size > MAX_ENTRY_BYTES + (64L << 20)) {
                 throw new IOException("it is " + size + " bytes, more than an entry may hold");
             }
-            // the mapping outlives the channel
-            return channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size);
+            try {
+                // the mapping outlives the channel
+                return channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size);
+            } catch (IOException | UnsupportedOperationException e) {
+                // a file system that cannot map files (some network and FUSE mounts): the entry is read instead, so
+                // that the cache still serves there (a file cut short meanwhile fails the checksum)
+                return readWhole(channel, size);
+            }
         }
+    }
+
+    /** The file's first {@code size} bytes, or fewer where it ends before, on the heap. */
+    static ByteBuffer readWhole(java.nio.channels.FileChannel channel, long size) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate((int) size);
+        while (bytes.hasRemaining() && channel.read(bytes, bytes.position()) >= 0) {
+            // until full or at the end
+        }
+        return bytes.flip();
     }
 
     private void warnCorrupt(Path file, String why) {

@@ -264,6 +264,29 @@ class RunCacheTest {
         assertThat(reloaded).isEqualTo(java.nio.ByteBuffer.wrap(other));
     }
 
+    @Test
+    void anEntryReadInsteadOfMappedDecodesAlike() throws Exception {
+        // the fallback of a file system that cannot map files: the same entry from a plain read
+        Path cache = tmp.resolve("cache");
+        RunCache runCache = RunCache.of(options(copy("libframes_zstd.so"), cache), CheckListener.SILENT);
+        RunCache.Key key = new RunCache.Key("key text\n", 1, 0, 0, 0);
+        byte[] json = "{\"read\": true}\n".repeat(10_000).getBytes(StandardCharsets.UTF_8);
+        runCache.store(key, entry(json));
+        Path file = runCache.directory().resolve(key.fileName());
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file)) {
+            RunCache.Entry read = RunCache.decode(RunCache.readWhole(channel, channel.size()), key.text());
+            assertThat(read.reports().get(0).bytes()).isEqualTo(java.nio.ByteBuffer.wrap(json));
+            assertThat(read.warnings()).containsExactly("a warning");
+            // cut short: fewer bytes, which the checksum refuses
+            java.nio.ByteBuffer shorter = RunCache.readWhole(channel, channel.size() + 100);
+            assertThat(shorter.remaining()).isEqualTo((int) channel.size());
+        }
+        java.nio.ByteBuffer truncated = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(Files.readAllBytes(file),
+                (int) Files.size(file) - 9));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunCache.decode(truncated, key.text()))
+                .isInstanceOf(IOException.class);
+    }
+
     private static RunCache.Entry entry(byte[] json) {
         return new RunCache.Entry(false, false, List.of("a warning"), List.of("a line"), List.of(), List.of("summary"),
                 null, List.of(new RunCache.Report(io.github.cudastackbudget.core.report.ReportFormat.JSON,
