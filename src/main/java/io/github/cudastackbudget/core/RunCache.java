@@ -406,7 +406,7 @@ final class RunCache {
     }
 
     static Entry decode(ByteBuffer entry, String keyText) throws IOException {
-        ByteBuffer bytes = entry.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        ByteBuffer bytes = entry.slice().order(java.nio.ByteOrder.BIG_ENDIAN); // indexes from its position
         int size = bytes.remaining();
         if (size < MAGIC.length + Long.BYTES || !bytes.slice(0, MAGIC.length).equals(ByteBuffer.wrap(MAGIC))) {
             throw new IOException("not a check-result entry of this plugin version");

@@ -246,9 +246,8 @@ class RunCacheTest {
     @Test
     void aLoadedEntryStaysWholeWhenAnotherBuildReplacesItsFile() throws Exception {
         // entries are mapped (issue 11): another build's store moves a new file over the name, never writes in place
-        Path cache = tmp.resolve("cache");
-        RunCache runCache = RunCache.of(options(copy("libframes_zstd.so"), cache), CheckListener.SILENT);
-        RunCache.Key key = new RunCache.Key("key text\n", 1, 0, 0, 0);
+        RunCache runCache = bareCache();
+        RunCache.Key key = BARE_KEY;
         byte[] json = "{\"first\": true}\n".repeat(50_000).getBytes(StandardCharsets.UTF_8);
         runCache.store(key, entry(json));
         RunCache.Entry loaded = runCache.load(key).orElseThrow();
@@ -267,9 +266,8 @@ class RunCacheTest {
     @Test
     void anEntryReadInsteadOfMappedDecodesAlike() throws Exception {
         // the fallback of a file system that cannot map files: the same entry from a plain read
-        Path cache = tmp.resolve("cache");
-        RunCache runCache = RunCache.of(options(copy("libframes_zstd.so"), cache), CheckListener.SILENT);
-        RunCache.Key key = new RunCache.Key("key text\n", 1, 0, 0, 0);
+        RunCache runCache = bareCache();
+        RunCache.Key key = BARE_KEY;
         byte[] json = "{\"read\": true}\n".repeat(10_000).getBytes(StandardCharsets.UTF_8);
         runCache.store(key, entry(json));
         Path file = runCache.directory().resolve(key.fileName());
@@ -277,7 +275,7 @@ class RunCacheTest {
             RunCache.Entry read = RunCache.decode(RunCache.readWhole(channel, channel.size()), key.text());
             assertThat(read.reports().get(0).bytes()).isEqualTo(java.nio.ByteBuffer.wrap(json));
             assertThat(read.warnings()).containsExactly("a warning");
-            // cut short: fewer bytes, which the checksum refuses
+            // a file that ends before the size asked for: the bytes there are (the checksum then refuses them)
             java.nio.ByteBuffer shorter = RunCache.readWhole(channel, channel.size() + 100);
             assertThat(shorter.remaining()).isEqualTo((int) channel.size());
         }
@@ -285,6 +283,13 @@ class RunCacheTest {
                 (int) Files.size(file) - 9));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunCache.decode(truncated, key.text()))
                 .isInstanceOf(IOException.class);
+    }
+
+    /** A key stored entries are filed under directly, without a check's options in it. */
+    private static final RunCache.Key BARE_KEY = new RunCache.Key("key text\n", 1, 0, 0, 0);
+
+    private RunCache bareCache() throws IOException {
+        return RunCache.of(options(copy("libframes_zstd.so"), tmp.resolve("cache")), CheckListener.SILENT);
     }
 
     private static RunCache.Entry entry(byte[] json) {
