@@ -390,11 +390,18 @@ def unit(path, cores, memory_run):
                 f"{s:.2f} s, {mib(rss)}")
         if fits((path, cores, "jvm")):
             start = time.time()
-            cmd = [JAVA, "-cp", TOOLS, "io.github.cudastackbudget.dev.BenchCold", "--classpath", CP + os.pathsep + TOOLS,
+            # its rounds' stage times (the check's debug lines) and progress lines in logs/NAME.CORES.jvm.stderr.txt
+            cmd = [JAVA, "-Dbench.timings=true", "-cp", TOOLS, "io.github.cudastackbudget.dev.BenchCold", "--classpath",
+                   CP + os.pathsep + TOOLS,
                    "--devices", DEVICES, "--work", os.path.join(work, "jvm"), "--rounds", str(ROUNDS),
                    "--deadline-ms", str(int(DEADLINE * 1000))] + (["--cuobjdump", CUOBJDUMP] if CUOBJDUMP else [])
             cmd, pre = pinned(cmd + [path], cores)
-            process = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=pre)
+            with open(os.path.join(OUTDIR, "logs", f"{name}.{cores}.jvm.stderr.txt"), "w") as jerr:
+                process = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=jerr, text=True, preexec_fn=pre)
+            with open(os.path.join(OUTDIR, "logs", f"{name}.{cores}.jvm.stderr.txt")) as jerr:
+                for line in jerr:
+                    if not line.startswith("[timings]"):
+                        say(line.rstrip("\n"))
             for line in process.stdout.splitlines():
                 fields = line.split("\t")
                 if len(fields) == 6:

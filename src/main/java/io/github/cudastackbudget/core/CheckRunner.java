@@ -334,10 +334,11 @@ public final class CheckRunner {
             model = model.withBaseline(comparison.report(model));
         }
         times.mark("model");
+        java.util.Map<ReportFormat, Long> writerMillis = new java.util.concurrent.ConcurrentSkipListMap<>();
         List<Path> reports;
         try {
             reports = ReportFiles.write(model, options.outputDirectory(), options.top(), options.frontend(), formats,
-                    stepSummary);
+                    stepSummary, writerMillis);
             if (listener instanceof Recording recording) {
                 recording.stepSummary = ReportFiles.stepSummaryMarkdown(model, options.frontend(), reports);
             }
@@ -350,6 +351,8 @@ public final class CheckRunner {
                 reports), reports);
         times.mark("log lines");
         listener.debug(times.line());
+        listener.debug(writerMillis.entrySet().stream().map(e -> e.getKey().fileName() + " " + e.getValue() + " ms")
+                .collect(java.util.stream.Collectors.joining(", ", "Report writers: ", "")));
         return outcome;
     }
 }

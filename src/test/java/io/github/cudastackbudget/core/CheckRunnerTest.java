@@ -426,11 +426,14 @@ class CheckRunnerTest {
 
         CheckRunner.run(nccl().presets("h200-141gb").options(), listener);
 
-        assertThat(debug).hasSize(2);
+        assertThat(debug).hasSize(3);
         assertThat(debug.get(0)).matches("Check stages: inputs \\d+ ms, read \\d+ ms, index \\d+ ms, jit frames \\d+ ms, "
                 + "verdicts \\d+ ms, names \\d+ ms, warnings and gate \\d+ ms \\(total \\d+ ms\\)");
         assertThat(debug.get(1)).matches("Report stages: model \\d+ ms, reports written \\d+ ms, log lines \\d+ ms "
                 + "\\(total \\d+ ms\\)");
+        // each writer's own wall time, in the formats' order (they run at once: the slowest is the stage)
+        assertThat(debug.get(2)).matches("Report writers: cuda-stack-budget\\.json \\d+ ms, cuda-stack-budget\\.txt "
+                + "\\d+ ms, cuda-stack-budget\\.html \\d+ ms");
         assertThat(info).noneMatch(line -> line.contains("stages"));
     }
 

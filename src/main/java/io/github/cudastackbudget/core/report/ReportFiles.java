@@ -60,6 +60,15 @@ public final class ReportFiles {
      */
     public static List<Path> write(ReportModel model, Path directory, int top, Frontend frontend,
             Set<ReportFormat> formats, Path stepSummary) throws IOException {
+        return write(model, directory, top, frontend, formats, stepSummary, null);
+    }
+
+    /**
+     * The same, putting each format's wall time in milliseconds into {@code millis} (where not null: the debug line
+     * of a cold run's writers, issue 11).
+     */
+    public static List<Path> write(ReportModel model, Path directory, int top, Frontend frontend,
+            Set<ReportFormat> formats, Path stepSummary, java.util.Map<ReportFormat, Long> millis) throws IOException {
         Files.createDirectories(directory);
         removeUnselected(directory, formats);
         List<Callable<Path>> writers = new ArrayList<>();
@@ -76,6 +85,19 @@ public final class ReportFiles {
                 case SARIF -> () -> atomically(directory, format, out -> SarifReportWriter.write(model, frontend,
                         out));
             });
+        }
+        if (millis != null) {
+            List<ReportFormat> order = List.copyOf(formats);
+            for (int i = 0; i < writers.size(); i++) {
+                Callable<Path> writer = writers.get(i);
+                ReportFormat format = order.get(i);
+                writers.set(i, () -> {
+                    long start = System.nanoTime();
+                    Path file = writer.call();
+                    millis.put(format, (System.nanoTime() - start) / 1_000_000);
+                    return file;
+                });
+            }
         }
         List<Path> written = inParallel(writers, directory);
         if (stepSummary != null) {
