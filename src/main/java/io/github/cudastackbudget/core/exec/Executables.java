@@ -38,8 +38,16 @@ public final class Executables {
                 }
             }
         }
-        extraDirectories.forEach(directory -> candidates.add(directory.resolve(name)));
-        return candidates.stream().filter(candidate -> Files.isRegularFile(candidate) && Files.isExecutable(candidate))
-                .findFirst();
+        for (Path directory : extraDirectories) {
+            candidates.add(directory.resolve(name));
+        }
+        // a loop, not a stream: every build loads this class fresh, and a stream's lambdas cost more to link than the
+        // look at the files (issue 11: a cached re-check)
+        for (Path candidate : candidates) {
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
     }
 }

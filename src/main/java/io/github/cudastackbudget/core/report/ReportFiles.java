@@ -139,14 +139,25 @@ public final class ReportFiles {
         }
         Files.createDirectories(directory);
         removeUnselected(directory, formats);
+        // the files that hold their bytes already are found first (a look at each file's status, mostly): a re-check of
+        // an unchanged build starts no writer thread (issue 11: the threads were most of a cached re-check's writing)
+        List<Path> written = new ArrayList<>(files.size());
         List<Callable<Path>> writers = new ArrayList<>();
+        List<Integer> slots = new ArrayList<>();
         for (java.util.Map.Entry<ReportFormat, java.nio.ByteBuffer> file : files.entrySet()) {
             java.nio.ByteBuffer bytes = file.getValue().duplicate();
             Path target = directory.resolve(file.getKey().fileName());
-            writers.add(() -> unchanged.test(file.getKey(), target) ? target
-                    : atomically(directory, file.getKey(), bytes));
+            written.add(target);
+            if (!unchanged.test(file.getKey(), target)) {
+                slots.add(written.size() - 1);
+                writers.add(() -> atomically(directory, file.getKey(), bytes));
+            }
         }
-        List<Path> written = writers.size() == 1 ? List.of(call(writers.get(0))) : inParallel(writers, directory);
+        List<Path> rewritten = writers.size() == 1 ? List.of(call(writers.get(0))) : inParallel(writers, directory);
+        for (int i = 0; i < slots.size(); i++) {
+            written.set(slots.get(i), rewritten.get(i));
+        }
+        written = List.copyOf(written);
         if (stepSummary != null && markdown != null) {
             appendStepSummary(stepSummary, markdown);
         }
