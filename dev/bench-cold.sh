@@ -65,6 +65,19 @@ prepare)
     # the plugin jar holds the core's runtime libraries (shaded, issue 11): the command line needs nothing else; the
     # report API and the site stack, which it never loads, stay out
     cp "$JAR" "$DIR/lib/"
+    # the carried jar leaves out zstd-jni's and lz4-java's native libraries for other platforms than linux-x86_64
+    # (about 15 MB: with its class files stored, the whole jar no longer fits the device tool's 64 MiB beside the
+    # runtime); every class and the linux-x86_64 libraries stay, each entry as it was stored
+    python3 - "$DIR/lib/$(basename "$JAR")" << 'PY'
+import re, sys, zipfile
+path = sys.argv[1]
+foreign = re.compile(r"^(aix|darwin|freebsd|win|linux/(?!amd64/)[^/]+)/|^net/jpountz/util/(?!linux/amd64/)[^/]+/[^/]+/")
+with zipfile.ZipFile(path) as source:
+    entries = [(info, source.read(info)) for info in source.infolist() if not foreign.match(info.filename)]
+with zipfile.ZipFile(path, "w") as target:
+    for info, data in entries:
+        target.writestr(info, data, compress_type=info.compress_type)
+PY
     # the dev mains, compiled by the build (dev/java is a test source root)
     cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class "$DIR/tools/io/github/cudastackbudget/dev/"
     # profile-cold.sh's sampling step: async-profiler's agent (0.5 MB), when given
