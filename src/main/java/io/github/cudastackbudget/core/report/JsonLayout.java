@@ -21,6 +21,36 @@ final class JsonLayout implements PrettyPrinter {
     private int flatFrom;
     private boolean flatPending;
     private boolean linesPending;
+    /** Between two values at the root. */
+    private final String rootSeparator;
+
+    /** The report's layout. */
+    JsonLayout() {
+        this("\n");
+    }
+
+    private JsonLayout(String rootSeparator) {
+        this.rootSeparator = rootSeparator;
+    }
+
+    /**
+     * A layout for a run of consecutive elements of an array that puts its elements on lines of their own at
+     * {@code depth} (the report's {@link #depth()} inside that array), written as root values of a generator of their
+     * own: separated as that array separates them, so that the run's bytes are those the report's generator would
+     * write between the array's first element and its last (a range rendered apart, issue 11).
+     */
+    static JsonLayout elementsAt(int depth) {
+        StringBuilder separator = new StringBuilder(",\n");
+        for (int i = 0; i < depth; i++) {
+            separator.append("  ");
+        }
+        return new JsonLayout(separator.toString());
+    }
+
+    /** How many containers are open. */
+    int depth() {
+        return depth;
+    }
 
     /** The next container and everything in it go on one line. */
     void flatNext() {
@@ -63,7 +93,7 @@ final class JsonLayout implements PrettyPrinter {
 
     @Override
     public void writeRootValueSeparator(JsonGenerator json) throws IOException {
-        json.writeRaw('\n');
+        json.writeRaw(rootSeparator);
     }
 
     @Override

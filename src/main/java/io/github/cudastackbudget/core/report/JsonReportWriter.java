@@ -53,11 +53,17 @@ public final class JsonReportWriter {
     private final JsonGenerator json;
     private final JsonLayout layout;
     private final ReportFunctions functions;
+    /** Where {@link #json} writes: ranges rendered apart go straight to it. */
+    private final OutputStream out;
+    private final int ranges;
 
-    private JsonReportWriter(JsonGenerator json, JsonLayout layout, ReportFunctions functions) {
+    private JsonReportWriter(JsonGenerator json, JsonLayout layout, ReportFunctions functions, OutputStream out,
+            int ranges) {
         this.json = json;
         this.layout = layout;
         this.functions = functions;
+        this.out = out;
+        this.ranges = ranges;
     }
 
     /** Writes the report into {@code directory} (created if needed) and returns the file. */
@@ -73,10 +79,15 @@ public final class JsonReportWriter {
     }
 
     public static void write(ReportModel model, OutputStream out) throws IOException {
+        write(model, out, ParallelChunks.MAX_CHUNKS);
+    }
+
+    /** The same with the functions rendered in at most {@code ranges} ranges (the same bytes for any number). */
+    static void write(ReportModel model, OutputStream out, int ranges) throws IOException {
         JsonLayout layout = new JsonLayout();
         try (JsonGenerator json = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             json.setPrettyPrinter(layout);
-            new JsonReportWriter(json, layout, ReportFunctions.of(model)).report(model);
+            new JsonReportWriter(json, layout, ReportFunctions.of(model), out, ranges).report(model);
             json.writeRaw('\n');
         }
     }
@@ -229,38 +240,63 @@ public final class JsonReportWriter {
     /** The names of an image's figures, in the order of its array. */
     static final List<String> IMAGE_FIELDS = List.of("arch", "registers", "stack", "shared", "local");
 
-    /** Every function once, one a line: library index, names, and its images as {@code [arch, reg, stack, ...]}. */
+    /**
+     * Every function once, one a line: library index, names, and its images as {@code [arch, reg, stack, ...]}. The
+     * lines are rendered in ranges at once ({@link ParallelChunks}), each range by a generator of its own whose layout
+     * separates them as this array does; each range is one value of the array here (an empty raw value writes the
+     * separator before it), its bytes written after it: the same bytes as one function at a time.
+     */
     private void writeFunctions() throws IOException {
         layout.linesNext();
         json.writeArrayFieldStart("functions");
-        for (ReportFunctions.Function function : functions.list()) {
-            layout.flatNext();
-            json.writeStartObject();
-            json.writeNumberField("library", function.libraryIndex());
-            json.writeStringField("name", function.name());
-            if (!function.displayName().equals(function.name())) {
-                json.writeStringField("displayName", function.displayName());
-            }
-            json.writeArrayFieldStart("images");
-            List<KernelRow> rows = functions.rows();
-            for (int i = function.first(); i < function.end(); i++) {
-                KernelRow row = rows.get(i);
-                json.writeStartArray();
-                json.writeString(row.arch());
-                json.writeNumber(row.registers());
-                if (row.stackUnknown()) {
-                    json.writeNull();
-                } else {
-                    json.writeNumber(row.stack());
+        int depth = layout.depth();
+        List<ReportFunctions.Function> list = functions.list();
+        List<KernelRow> rows = functions.rows();
+        List<ParallelChunks.Part> parts = ParallelChunks.render(list.size(), ranges, 160, (from, to, range) -> {
+            JsonLayout lines = JsonLayout.elementsAt(depth);
+            try (JsonGenerator part = FACTORY.createGenerator(range, JsonEncoding.UTF8)) {
+                part.setPrettyPrinter(lines);
+                for (int i = from; i < to; i++) {
+                    lines.flatNext();
+                    writeFunction(part, list.get(i), rows);
                 }
-                json.writeNumber(row.shared());
-                json.writeNumber(row.local());
-                json.writeEndArray();
             }
-            json.writeEndArray();
-            json.writeEndObject();
+        });
+        for (ParallelChunks.Part part : parts) {
+            if (part.length() > 0) {
+                json.writeRawValue("");
+                json.flush();
+                out.write(part.bytes(), 0, part.length());
+            }
         }
         json.writeEndArray();
+    }
+
+    private static void writeFunction(JsonGenerator json, ReportFunctions.Function function, List<KernelRow> rows)
+            throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("library", function.libraryIndex());
+        json.writeStringField("name", function.name());
+        if (!function.displayName().equals(function.name())) {
+            json.writeStringField("displayName", function.displayName());
+        }
+        json.writeArrayFieldStart("images");
+        for (int i = function.first(); i < function.end(); i++) {
+            KernelRow row = rows.get(i);
+            json.writeStartArray();
+            json.writeString(row.arch());
+            json.writeNumber(row.registers());
+            if (row.stackUnknown()) {
+                json.writeNull();
+            } else {
+                json.writeNumber(row.stack());
+            }
+            json.writeNumber(row.shared());
+            json.writeNumber(row.local());
+            json.writeEndArray();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     private void writeLibrary(LibraryReport library) throws IOException {

@@ -240,6 +240,40 @@ class JsonReportWriterTest {
     }
 
     @Test
+    void functionsRenderedInRangesAtOnceAreTheBytesOfOneRange() throws Exception {
+        // issue 11: the functions are rendered in ranges on several threads; a report large enough for several
+        ReportModel model = io.github.cudastackbudget.core.report.html.ReportSamples.scaled(tmp, 4);
+        int functions = io.github.cudastackbudget.core.report.records.ReportFunctions.of(model).list().size();
+        assertThat(ParallelChunks.bounds(functions, ParallelChunks.MAX_CHUNKS).length - 1).as("ranges of %s functions",
+                functions).isGreaterThanOrEqualTo(3);
+
+        ByteArrayOutputStream one = new ByteArrayOutputStream();
+        JsonReportWriter.write(model, one, 1);
+        ByteArrayOutputStream ranges = new ByteArrayOutputStream();
+        JsonReportWriter.write(model, ranges);
+        ByteArrayOutputStream two = new ByteArrayOutputStream();
+        JsonReportWriter.write(model, two, 2);
+
+        assertThat(ranges.toByteArray()).isEqualTo(one.toByteArray());
+        assertThat(two.toByteArray()).isEqualTo(one.toByteArray());
+        String text = one.toString(java.nio.charset.StandardCharsets.UTF_8);
+        // one function a line at the array's indent, whatever range it was rendered in
+        assertThat(text).contains("\n  \"functions\": [\n    {\"library\":");
+        assertThat(JSON.readTree(text).get("functions").size()).isEqualTo(functions);
+        assertThat(text.split("\n    \\{\"library\":", -1)).hasSize(functions + 1);
+    }
+
+    @Test
+    void rangesAreAboutEqualAndCoverTheListOnce() {
+        assertThat(ParallelChunks.bounds(0, 8)).containsExactly(0, 0);
+        assertThat(ParallelChunks.bounds(ParallelChunks.MIN_ITEMS * 2 - 1, 8)).containsExactly(0,
+                ParallelChunks.MIN_ITEMS * 2 - 1);
+        assertThat(ParallelChunks.bounds(5_000, 8)).containsExactly(0, 1250, 2500, 3750, 5_000);
+        assertThat(ParallelChunks.bounds(100_000, 8)).hasSize(9).startsWith(0).endsWith(100_000);
+        assertThat(ParallelChunks.bounds(100_000, 3)).containsExactly(0, 33_333, 66_666, 100_000);
+    }
+
+    @Test
     void unknownStackIsNullWithAFlag() throws Exception {
         // the format of nvlink output with a recursive kernel (docs/cuda-binary-format.md 4.7: STACK:UNKNOWN)
         String text = String.join("\n", "", "Fatbin elf code:", "================", "arch = sm_90", "code version = [1,8]",

@@ -78,10 +78,29 @@ final class KernelData {
         for (int i = 0; i < arches.size(); i++) {
             archIndex.put(arches.get(i), i);
         }
+        // issue 11: the names (front-coded, deflated), the figures and the devices' positions are made at once: on
+        // many cores the page is the slowest report of a cold check, and these three were its data block one after the
+        // other. Each part's text depends on the model alone, so the page is the same bytes
+        java.util.concurrent.CompletableFuture<Names> packing = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> Names.of(names));
+        List<KernelRow> rows = functions.rows();
+        java.util.concurrent.CompletableFuture<String> figures = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> figures(functions, rows, nameIndex, libraries, archIndex));
+        StringBuilder devices = new StringBuilder("[");
+        for (DeviceReport device : model.devices()) {
+            Numbers positions = new Numbers(device.selectedKernels().size() * 7);
+            for (KernelRow row : device.selectedKernels()) {
+                int position = functions.positionOf(row);
+                if (position >= 0) { // a computed (JIT) figure is no record of the table; the device's card shows it
+                    positions.add(position);
+                }
+            }
+            devices.append(devices.length() == 1 ? "" : ",").append(positions.end());
+        }
         StringWriter text = new StringWriter(model.kernels().size() * 24 + names.size() * 64);
         try (JsonGenerator json = FACTORY.createGenerator(text)) {
             json.writeStartObject();
-            Names packed = Names.of(names);
+            Names packed = join(packing);
             // the integer lists are written as raw JSON text (issue 11: StringBuilder.append(long) is the JDK's, compiled
             // once per JVM; the generator's writeNumber runs in this plugin's freshly loaded classes in every build)
             Numbers np = new Numbers(packed.shared().length * 3);
@@ -97,34 +116,8 @@ final class KernelData {
             }
             writeStrings(json, "libs", libraries.keySet());
             writeStrings(json, "arches", arches);
-            List<KernelRow> rows = functions.rows();
-            Numbers f = new Numbers(rows.size() * 20 + functions.list().size() * 12);
-            for (ReportFunctions.Function function : functions.list()) {
-                f.add(nameIndex.get(function.displayName()));
-                f.add(libraries.get(function.library()));
-                f.add(function.end() - function.first());
-                for (int i = function.first(); i < function.end(); i++) {
-                    KernelRow row = rows.get(i);
-                    f.add(archIndex.get(row.arch()));
-                    f.add(row.stackUnknown() ? -1 : row.stack());
-                    f.add(row.local());
-                    f.add(row.shared());
-                    f.add(row.registers());
-                }
-            }
             json.writeFieldName("f");
-            json.writeRawValue(f.end());
-            StringBuilder devices = new StringBuilder("[");
-            for (DeviceReport device : model.devices()) {
-                Numbers positions = new Numbers(device.selectedKernels().size() * 7);
-                for (KernelRow row : device.selectedKernels()) {
-                    int position = functions.positionOf(row);
-                    if (position >= 0) { // a computed (JIT) figure is no record of the table; the device's card shows it
-                        positions.add(position);
-                    }
-                }
-                devices.append(devices.length() == 1 ? "" : ",").append(positions.end());
-            }
+            json.writeRawValue(join(figures));
             json.writeFieldName("devices");
             json.writeRawValue(devices.append(']').toString());
             json.writeEndObject();
@@ -132,6 +125,41 @@ final class KernelData {
             throw new UncheckedIOException(e);
         }
         return scriptSafe(text.getBuffer());
+    }
+
+    /** Per function {@code name, library, images}, per image {@code arch, stack, local, shared, registers}: the list. */
+    private static String figures(ReportFunctions functions, List<KernelRow> rows, Map<String, Integer> nameIndex,
+            Map<String, Integer> libraries, Map<String, Integer> archIndex) {
+        Numbers f = new Numbers(rows.size() * 20 + functions.list().size() * 12);
+        for (ReportFunctions.Function function : functions.list()) {
+            f.add(nameIndex.get(function.displayName()));
+            f.add(libraries.get(function.library()));
+            f.add(function.end() - function.first());
+            for (int i = function.first(); i < function.end(); i++) {
+                KernelRow row = rows.get(i);
+                f.add(archIndex.get(row.arch()));
+                f.add(row.stackUnknown() ? -1 : row.stack());
+                f.add(row.local());
+                f.add(row.shared());
+                f.add(row.registers());
+            }
+        }
+        return f.end();
+    }
+
+    /** A part's value; its failure as it was thrown (an unchecked exception or an error). */
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> part) {
+        try {
+            return part.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /**
