@@ -351,4 +351,33 @@ class RunCacheTest {
         assertThat(twice.readKernels()).isTrue();
         assertThat(entries(cache)).isZero();
     }
+
+    private record Inner(String name, java.math.BigDecimal share) {
+    }
+
+    private record Outer(Inner inner, java.util.List<Inner> inners, java.util.Map<String, Long> sizes, Long none,
+            java.util.concurrent.TimeUnit unit) {
+        @Override
+        public String toString() {
+            return "not what the key reads";
+        }
+    }
+
+    @Test
+    void theKeyNamesEveryComponentOfARecordRecursivelyWithoutItsToString() {
+        StringBuilder text = new StringBuilder();
+        RunCache.describe(text, java.util.List.of(new Outer(new Inner("a", new java.math.BigDecimal("0.50")),
+                java.util.List.of(new Inner("b", null)), new java.util.TreeMap<>(java.util.Map.of("x", 1L, "y", 2L)),
+                null, java.util.concurrent.TimeUnit.SECONDS), "plain"));
+
+        String inner = Inner.class.getName();
+        assertThat(text.toString()).isEqualTo("[" + Outer.class.getName() + "[inner=" + inner + "[name=a, share=0.50], "
+                + "inners=[" + inner + "[name=b, share=null]], sizes={x=1, y=2}, none=null, unit=SECONDS], plain]");
+        // a component's value is in the text: two records that differ in one component never share a key
+        StringBuilder other = new StringBuilder();
+        RunCache.describe(other, new Inner("a", new java.math.BigDecimal("0.5")));
+        StringBuilder same = new StringBuilder();
+        RunCache.describe(same, new Inner("a", new java.math.BigDecimal("0.50")));
+        assertThat(other.toString()).isNotEqualTo(same.toString());
+    }
 }
