@@ -1,7 +1,6 @@
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -58,16 +57,12 @@ public final class StoreClasses {
                     copy.setCompressedSize(-1); // deflated anew: the size follows the bytes written
                 }
                 out.putNextEntry(copy);
-                write(out, bytes);
+                out.write(bytes);
                 out.closeEntry();
             }
         }
         Files.move(temporary, jar, StandardCopyOption.REPLACE_EXISTING);
         System.out.println("StoreClasses: " + stored + " class files of " + jar.getFileName() + " stored, "
                 + Files.size(jar) + " bytes");
-    }
-
-    private static void write(OutputStream out, byte[] bytes) throws IOException {
-        out.write(bytes, 0, bytes.length);
     }
 }

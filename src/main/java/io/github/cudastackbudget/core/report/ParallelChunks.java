@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A report's long list rendered in consecutive ranges at once (issue 11: once the read runs on every core, a cold
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * their bytes follow from the number of items alone, never from the machine, and are put together in order: the
  * output is the same bytes whatever the number of threads. A small list is one range, rendered by the calling thread.
  */
-public final class ParallelChunks {
+final class ParallelChunks {
 
     /** Items per range at the least (a range below this costs more to hand over than to render). */
     static final int MIN_ITEMS = 1024;
@@ -30,12 +29,12 @@ public final class ParallelChunks {
 
     /** Renders items {@code [from, to)} of a list. */
     @FunctionalInterface
-    public interface Renderer {
+    interface Renderer {
         void render(int from, int to, ByteArrayOutputStream out) throws IOException;
     }
 
     /** One range's bytes: the first {@code length} of {@code bytes} (the buffer they were rendered into, not copied). */
-    public record Part(byte[] bytes, int length) {
+    record Part(byte[] bytes, int length) {
     }
 
     /** A buffer whose bytes are handed on as they are. */
@@ -63,17 +62,13 @@ public final class ParallelChunks {
     }
 
     /**
-     * Each range's bytes, in order; the first range on the calling thread, the others on as many threads as there
-     * are processors (at most one per range). A renderer's exception is this call's, after every range has ended.
+     * Each range's bytes, in order, in at most {@code maxChunks} ranges (1: the whole list on the calling thread, as
+     * the tests compare); the first range on the calling thread, the others on as many threads as there are
+     * processors (at most one per range). A renderer's exception is this call's, after every range has ended.
      *
      * @param sizeHint the bytes one item takes, about (the first capacity of each range's buffer)
      */
-    public static List<Part> render(int items, int sizeHint, Renderer renderer) throws IOException {
-        return render(items, MAX_CHUNKS, sizeHint, renderer);
-    }
-
-    /** The same in at most {@code maxChunks} ranges (1: the whole list on the calling thread, as the tests compare). */
-    public static List<Part> render(int items, int maxChunks, int sizeHint, Renderer renderer) throws IOException {
+    static List<Part> render(int items, int maxChunks, int sizeHint, Renderer renderer) throws IOException {
         try {
             return renderRanges(items, maxChunks, sizeHint, renderer);
         } catch (UncheckedIOException e) {
@@ -128,7 +123,7 @@ public final class ParallelChunks {
             throw new InterruptedIOException("interrupted while rendering a report");
         } finally {
             pool.shutdownNow();
-            awaitQuietly(pool);
+            ReportFiles.awaitQuietly(pool); // no range outlives the call: a failed one returns once the others end
         }
     }
 
@@ -141,22 +136,5 @@ public final class ParallelChunks {
             throw new UncheckedIOException(e);
         }
         return out.part();
-    }
-
-    /** No range outlives the call: a failed one returns once the others have ended. */
-    private static void awaitQuietly(ExecutorService pool) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

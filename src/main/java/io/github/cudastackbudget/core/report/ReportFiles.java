@@ -331,7 +331,7 @@ public final class ReportFiles {
     }
 
     /** A failed write returns once the other writers have ended: no writer outlives the call that started it. */
-    private static void awaitQuietly(ExecutorService pool) {
+    static void awaitQuietly(ExecutorService pool) {
         boolean interrupted = false;
         while (true) {
             try {
