@@ -55,15 +55,16 @@ final class Verdicts {
         PlatformSelection selection = request.platforms();
         List<LibraryScan> gated = scans.stream().filter(selection::gates).toList();
         KernelIndex judged = judged(selection, scans, index);
-        SortedMap<String, KernelIndex> byPlatform = new TreeMap<>();
-        scans.stream().map(LibraryScan::platform).distinct().forEach(platform -> byPlatform.put(platform,
-                KernelIndex.of(scans.stream().filter(scan -> scan.platform().equals(platform)).toList())));
+        java.util.SortedSet<String> platforms = new java.util.TreeSet<>();
+        scans.forEach(scan -> platforms.add(scan.platform()));
+        SortedMap<String, KernelIndex> byPlatform = breakdown(scans, platforms);
         List<DeviceTarget> targets = request.devices();
         int threads = Math.min(targets.size(), Math.max(1, request.parallelism()));
         if (threads <= 1) {
             List<DeviceResult> devices = new ArrayList<>();
             for (DeviceTarget target : targets) {
-                devices.add(device(evaluator, judged, target, launchedFunctions, gated, scans, byPlatform, selection));
+                devices.add(device(evaluator, judged, target, launchedFunctions, gated, scans, platforms, byPlatform,
+                        selection));
             }
             return devices;
         }
@@ -79,7 +80,7 @@ final class Verdicts {
             List<java.util.concurrent.Future<DeviceResult>> futures = new ArrayList<>(targets.size());
             for (DeviceTarget target : targets) {
                 futures.add(pool.submit(() -> device(evaluator, judged, target, launchedFunctions, gated, scans,
-                        byPlatform, selection)));
+                        platforms, byPlatform, selection)));
             }
             List<DeviceResult> devices = new ArrayList<>(targets.size());
             for (java.util.concurrent.Future<DeviceResult> future : futures) {
@@ -107,15 +108,16 @@ final class Verdicts {
 
     private static DeviceResult device(BudgetEvaluator evaluator, KernelIndex judged, DeviceTarget target,
             BudgetEvaluator.Launched launchedFunctions, List<LibraryScan> gated, List<LibraryScan> scans,
-            SortedMap<String, KernelIndex> byPlatform, PlatformSelection selection) throws CheckProblem {
+            java.util.SortedSet<String> platforms, SortedMap<String, KernelIndex> byPlatform,
+            PlatformSelection selection) throws CheckProblem {
         try {
             DeviceResult device = evaluator.evaluate(judged, target, launchedFunctions);
             if (gated.isEmpty() && !scans.isEmpty()) {
                 device = device.withSkipReason("no library of the gated platforms (" + selection + ") was read: "
-                        + "the " + scans.size() + " file(s) read are of " + String.join(", ", byPlatform.keySet())
+                        + "the " + scans.size() + " file(s) read are of " + String.join(", ", platforms)
                         + " and not judged");
             }
-            if (PlatformSelection.several(byPlatform.keySet())) {
+            if (!byPlatform.isEmpty()) {
                 List<PlatformWorst> breakdown = new ArrayList<>();
                 for (var entry : byPlatform.entrySet()) {
                     DeviceResult alone = evaluator.evaluate(entry.getValue(), target, null);
@@ -128,6 +130,22 @@ final class Verdicts {
         } catch (InvalidValueException e) {
             throw new CheckProblem(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Each platform's index, for the per-platform breakdown, where the reports show one
+     * ({@link PlatformSelection#several}); else empty (issue 11: with one platform this indexed the same records a
+     * second time, a third of the stage on a large library).
+     */
+    static SortedMap<String, KernelIndex> breakdown(List<LibraryScan> scans, java.util.Set<String> platforms) {
+        SortedMap<String, KernelIndex> byPlatform = new TreeMap<>();
+        if (PlatformSelection.several(platforms)) {
+            for (String platform : platforms) {
+                byPlatform.put(platform, KernelIndex.of(scans.stream()
+                        .filter(scan -> scan.platform().equals(platform)).toList()));
+            }
+        }
+        return byPlatform;
     }
 
     /** The index of the gated libraries: {@code index} itself when every library read is gated. */
