@@ -114,8 +114,10 @@ public final class CubinReader {
         }
         ElfFile.Symbols symbols = elf.symbols();
         SectionFigures figures = sectionFigures(elf, sections, symbols.count());
-        return new CubinResources(figures.global, figures.common, functions(sections, symbols, figures,
-                functionSymbols(sections, symbols)));
+        long[] found = functionSymbols(sections, symbols);
+        // sorted here, not in the symbol loop's method: compiled hot, that loop inlined the JDK's whole sort
+        Arrays.sort(found);
+        return new CubinResources(figures.global, figures.common, functions(sections, symbols, figures, found));
     }
 
     /** What the sections say, by the index of the {@code .text} section (or symbol) it belongs to. */
@@ -205,8 +207,9 @@ public final class CubinReader {
 
     /**
      * Functions: STT_FUNC symbols whose section is named ".text.<symbol name>", as {@code section << 32 | symbol}
-     * in ascending order (by section, then symbol). Primitive longs sorted by the JDK, not pairs sorted by a
-     * comparator (issue 11: the sort's code and the comparator were most of what the JIT inlined into this loop).
+     * in symbol order (the caller sorts them: by section, then symbol). Primitive longs sorted by the JDK, not pairs
+     * sorted by a comparator (issue 11: the sort's code and the comparator were most of what the JIT inlined into this
+     * loop).
      */
     private static long[] functionSymbols(List<ElfFile.Section> sections, ElfFile.Symbols symbols)
             throws BinaryFormatException {
@@ -229,7 +232,6 @@ public final class CubinReader {
                 found[count++] = (long) text << 32 | symbol;
             }
         }
-        Arrays.sort(found, 0, count);
         return count == found.length ? found : Arrays.copyOf(found, count);
     }
 

@@ -555,14 +555,26 @@ public final class ElfFile {
             throw new BinaryFormatException(region.source(), fileOffset(symtab), "symbol table links to section "
                     + symtab.link() + ", not a string table of this image");
         }
-        ByteBuffer shndx = null;
-        for (Section section : sections) {
-            if (section.type() == SHT_SYMTAB_SHNDX && section.link() == symtab.index()) {
-                shndx = contents(section);
-            }
-        }
+        Section extended = extendedIndexSection(symtab);
+        ByteBuffer shndx = extended == null ? null : contents(extended);
         return new Symbols(this, contents(symtab), contents(sections.get((int) symtab.link())), shndx,
                 fileOffset(symtab));
+    }
+
+    /**
+     * The last SHT_SYMTAB_SHNDX section linked to {@code symtab}, or null: a loop of its own, which the JIT compiles
+     * small (issue 11: compiled hot inside {@link #symbols}, it took the section-contents code along, 3,353 inlined
+     * bytes).
+     */
+    private Section extendedIndexSection(Section symtab) {
+        Section found = null;
+        for (int index = 0; index < sections.size(); index++) {
+            Section section = sections.get(index);
+            if (section.type() == SHT_SYMTAB_SHNDX && section.link() == symtab.index()) {
+                found = section;
+            }
+        }
+        return found;
     }
 
     /** The ELF64 symbol table: 24-byte entries read on demand. */
