@@ -438,24 +438,23 @@ public final class HtmlReportWriter {
             add("</ul>\n");
         }
         kernelNotes("Kernels with an UNKNOWN stack frame (recursion or indirect calls; not in the figure above)",
-                device.unknownStack().stream().map(k -> Html.kernelName(k.displayName(), k.name()) + " ["
-                        + e(k.archLabel()) + "] <span class=\"lib\">" + e(k.library()) + "</span>").toList());
+                device.unknownStack(), k -> Html.kernelName(k.displayName(), k.name()) + " [" + e(k.archLabel())
+                        + "] <span class=\"lib\">" + e(k.library()) + "</span>");
         kernelNotes("Functions this device would JIT-compile from PTX (frame unknown at build time)",
-                device.jit().stream().map(n -> note(n, n.jitFrom() == null ? "" : "from " + n.jitFrom())).toList());
+                device.jit(), n -> note(n, n.jitFrom() == null ? "" : "from " + n.jitFrom()));
         kernelNotes("Functions that cannot run on this device (neither loadable SASS nor usable PTX)",
-                device.cannotRun().stream().map(n -> note(n, "")).toList());
+                device.cannotRun(), n -> note(n, ""));
         kernelNotes("Functions with an undocumented choice between SASS images (the larger frame is counted)",
-                device.ambiguous().stream().map(n -> note(n, "counted " + n.countedArch() + ", also "
-                        + String.join(", ", n.otherArches()))).toList());
+                device.ambiguous(), n -> note(n, "counted " + n.countedArch() + ", also "
+                        + String.join(", ", n.otherArches())));
         if (device.launched() != null && !device.skipped()) {
             LaunchedHtml.kernelTable(out, device);
         }
         if (device.launched() != null) {
             kernelNotes("Launched functions this device would JIT-compile from PTX (frame unknown at build time)",
-                    device.launched().jit().stream().map(n -> note(n, n.jitFrom() == null ? "" : "from "
-                            + n.jitFrom())).toList());
+                    device.launched().jit(), n -> note(n, n.jitFrom() == null ? "" : "from " + n.jitFrom()));
             kernelNotes("Launched functions that cannot run on this device (neither loadable SASS nor usable PTX)",
-                    device.launched().cannotRun().stream().map(n -> note(n, "")).toList());
+                    device.launched().cannotRun(), n -> note(n, ""));
         }
     }
 
@@ -468,12 +467,17 @@ public final class HtmlReportWriter {
                 + "</span>" + (detail.isEmpty() ? "" : " <span class=\"sub\">" + Html.escape(detail) + "</span>");
     }
 
-    private void kernelNotes(String title, List<String> items) {
+    /**
+     * One list of a device's notes: the first {@link #NOTE_LIMIT} rendered, the rest counted (issue 11: every note was
+     * rendered and escaped before the list was cut, 7,726 per device for one real library on a device that
+     * JIT-compiles it all).
+     */
+    private <T> void kernelNotes(String title, List<T> items, java.util.function.Function<T, String> render) {
         if (items.isEmpty()) {
             return;
         }
         add("<details class=\"notes\"><summary>", e(title), ": ", Figures.grouped(items.size()), "</summary>\n<ul>\n");
-        items.stream().limit(NOTE_LIMIT).forEach(item -> add("<li>", item, "</li>\n"));
+        items.stream().limit(NOTE_LIMIT).forEach(item -> add("<li>", render.apply(item), "</li>\n"));
         if (items.size() > NOTE_LIMIT) {
             add("<li class=\"sub\">\u2026 and ", Figures.grouped(items.size() - NOTE_LIMIT),
                     " more in cuda-stack-budget.json</li>\n");

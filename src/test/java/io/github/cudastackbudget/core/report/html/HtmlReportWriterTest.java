@@ -292,6 +292,39 @@ class HtmlReportWriterTest {
         }
     }
 
+    /**
+     * A device's list longer than the page shows: the first {@link HtmlReportWriter#NOTE_LIMIT} notes in order, the
+     * rest counted (issue 11: the notes past the limit are no longer rendered at all, so this pins what the list
+     * shows).
+     */
+    @Test
+    void aLongNoteListShowsTheFirstNotesInOrderAndCountsTheRest() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode json = (com.fasterxml.jackson.databind.node.ObjectNode) mapper
+                .readTree(recorded.reports().get(0).toFile());
+        int functions = json.get("functions").size();
+        int notes = HtmlReportWriter.NOTE_LIMIT + 7;
+        com.fasterxml.jackson.databind.node.ArrayNode jit = mapper.createArrayNode();
+        for (int i = 0; i < notes; i++) {
+            jit.addObject().put("function", i % functions).put("jitFrom", "compute_" + (50 + i));
+        }
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("devices").get(0)).set("jitKernels", jit);
+        Path file = tmp.resolve("long-notes.json");
+        mapper.writeValue(file.toFile(), json);
+        String html = HtmlReportWriter.render(ReportModel.read(file), 20);
+        String summary = "Functions this device would JIT-compile from PTX (frame unknown at build time): "
+                + io.github.cudastackbudget.core.report.model.Figures.grouped(notes) + "</summary>";
+        int start = html.indexOf(summary);
+        assertThat(start).as("the JIT list").isPositive();
+        String list = html.substring(start, html.indexOf("</details>", start));
+        assertThat(countOf(list, "<li>")).isEqualTo(HtmlReportWriter.NOTE_LIMIT);
+        assertThat(list).contains("from compute_50</span></li>")
+                .contains("from compute_" + (50 + HtmlReportWriter.NOTE_LIMIT - 1) + "</span></li>")
+                .doesNotContain("from compute_" + (50 + HtmlReportWriter.NOTE_LIMIT) + "<")
+                .contains("\u2026 and 7 more in cuda-stack-budget.json</li>");
+        assertThat(list.indexOf("from compute_50<")).isLessThan(list.indexOf("from compute_51<"));
+    }
+
     private static int countOf(String text, String part) {
         int count = 0;
         for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
