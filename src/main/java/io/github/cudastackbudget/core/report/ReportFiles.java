@@ -75,8 +75,8 @@ public final class ReportFiles {
         for (ReportFormat format : formats) {
             writers.add(switch (format) {
                 case JSON -> () -> JsonReportWriter.write(model, directory);
-                case TXT -> () -> atomically(directory, format, out -> out.write(lines(TextReport.render(model, 0,
-                        true, frontend))));
+                case TXT -> () -> atomically(directory, format, out -> writeLines(TextReport.render(model, 0, true,
+                        frontend), out));
                 case HTML -> () -> HtmlReportWriter.write(model, top, frontend, directory);
                 case MARKDOWN -> () -> atomically(directory, format, out -> out.write(MarkdownReport.render(model,
                         frontend, others(formats, format), true).getBytes(StandardCharsets.UTF_8)));
@@ -230,6 +230,20 @@ public final class ReportFiles {
 
     private static List<String> names(List<Path> files) {
         return files.stream().map(Path::toString).toList();
+    }
+
+    /**
+     * The lines, each ended by a line break, in UTF-8 through a buffer (issue 11: joined first into one text, a large
+     * report was copied four times over, the builder's growth included, and its pages touched afresh each time). The
+     * bytes are those of {@link #lines}: each line is encoded alone there too, as no character pair spans a break.
+     */
+    private static void writeLines(List<String> lines, OutputStream out) throws IOException {
+        OutputStream buffered = new java.io.BufferedOutputStream(out, 1 << 16);
+        for (String line : lines) {
+            buffered.write(line.getBytes(StandardCharsets.UTF_8));
+            buffered.write('\n');
+        }
+        buffered.flush();
     }
 
     private static byte[] lines(List<String> lines) {
