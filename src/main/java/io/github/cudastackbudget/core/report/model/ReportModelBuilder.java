@@ -30,9 +30,11 @@ import java.util.TreeMap;
  */
 final class ReportModelBuilder {
 
-    /** The order of {@code kernels}: library, name, arch, frame. */
-    private static final Comparator<KernelRecord> KERNEL_ORDER = Comparator.comparing(KernelRecord::library)
-            .thenComparing(KernelRecord::name).thenComparing(KernelRecord::arch)
+    /**
+     * The order of {@code kernels} within one function (library and name equal): arch, frame. Across functions it is
+     * the index's own order, by library, then name ({@link KernelRecord.FunctionKey}).
+     */
+    private static final Comparator<KernelRecord> IMAGE_ORDER = Comparator.comparing(KernelRecord::arch)
             .thenComparingLong(KernelRecord::stackForRanking);
 
     private final CheckResult result;
@@ -44,9 +46,20 @@ final class ReportModelBuilder {
     }
 
     ReportModel model() {
+        // library, name, arch, frame, as one stable sort of every record would order them: the index holds the
+        // functions in (library, name) order already, so only each function's few images are sorted (issue 11: the
+        // sort of all of them compared the equal library and name strings of a function's images in full, on the
+        // check's critical path)
         List<KernelRecord> records = new ArrayList<>(result.index().recordCount());
-        result.index().imagesByFunction().values().forEach(records::addAll);
-        records.sort(KERNEL_ORDER);
+        for (List<KernelRecord> images : result.index().imagesByFunction().values()) {
+            if (images.size() < 2) {
+                records.addAll(images);
+            } else {
+                List<KernelRecord> sorted = new ArrayList<>(images);
+                sorted.sort(IMAGE_ORDER);
+                records.addAll(sorted);
+            }
+        }
         // issue 11: the devices' lists reuse the table's rows (the same records): one row and one name lookup each
         List<KernelRow> kernels = rows(records);
         for (int i = 0; i < records.size(); i++) {

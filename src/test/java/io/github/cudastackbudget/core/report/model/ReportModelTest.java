@@ -39,6 +39,24 @@ class ReportModelTest {
         model = ReportModel.read(tmp.resolve("all").resolve("out").resolve("cuda-stack-budget.json"));
     }
 
+    /**
+     * The table's order is that of one stable sort of every record by library, name, arch and frame (issue 11: only
+     * each function's images are sorted now, the functions taken in the index's order).
+     */
+    @Test
+    void kernelsAreInLibraryNameArchFrameOrderAsOneStableSortWouldPutThem() {
+        CheckResult result = all.result();
+        List<KernelRecord> records = new java.util.ArrayList<>();
+        result.index().imagesByFunction().values().forEach(records::addAll);
+        records.sort(java.util.Comparator.comparing(KernelRecord::library).thenComparing(KernelRecord::name)
+                .thenComparing(KernelRecord::arch).thenComparingLong(KernelRecord::stackForRanking));
+        List<KernelRow> rows = ReportModel.of(result).kernels();
+        assertThat(rows.stream().map(ReportModelTest::key).toList())
+                .isEqualTo(records.stream().map(ReportModelTest::key).toList());
+        assertThat(result.index().imagesByFunction().values().stream().anyMatch(images -> images.size() > 2))
+                .as("functions with several images").isTrue();
+    }
+
     private static String key(KernelRecord record) {
         return record.library() + " " + record.name() + " " + record.arch().sassLabel() + " "
                 + (record.stackUnknown() ? "UNKNOWN" : record.stack()) + " " + record.registers() + " "
