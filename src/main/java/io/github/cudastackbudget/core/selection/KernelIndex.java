@@ -89,7 +89,9 @@ public final class KernelIndex {
             }
         }
         FunctionKey[] keys = images.keySet().toArray(new FunctionKey[0]);
-        java.util.Arrays.sort(keys);
+        // on every core where there are many (the keys are distinct, so the order is the one a sequential sort gives;
+        // below 8,192 keys the JDK sorts on this thread): the comparisons of long mangled names are most of this stage
+        java.util.Arrays.parallelSort(keys);
         Map<FunctionKey, List<KernelRecord>> ordered = new java.util.LinkedHashMap<>(keys.length * 4 / 3 + 1);
         for (FunctionKey key : keys) {
             ordered.put(key, List.copyOf(images.get(key)));
