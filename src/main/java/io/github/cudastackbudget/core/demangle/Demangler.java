@@ -72,7 +72,7 @@ public final class Demangler {
      * @return mangled -> display name (demangled, Alpaka-shortened), for every input name
      */
     public Map<String, String> displayNames(Collection<String> mangledNames, Consumer<String> warnings) {
-        List<String> names = new ArrayList<>(new TreeSet<>(mangledNames));
+        List<String> names = sortedDistinct(mangledNames);
         Map<String, String> demangled = new LinkedHashMap<>();
         List<String> pending = names.stream().filter(name -> name.startsWith("_Z")).toList();
         for (Path tool : tools) {
@@ -96,6 +96,23 @@ public final class Demangler {
             display.put(name, shortenAlpaka(demangled.getOrDefault(name, name)));
         }
         return display;
+    }
+
+    /**
+     * The names in their natural order, each once: sorted on every core where there are many (issue 11: a sorted set
+     * of libtorch_cuda.so's 60,000 names compared their long shared prefixes on one thread, while the check waited
+     * for the names), the same order a {@link TreeSet} gives.
+     */
+    static List<String> sortedDistinct(Collection<String> names) {
+        String[] sorted = names.toArray(new String[0]);
+        java.util.Arrays.parallelSort(sorted);
+        List<String> distinct = new ArrayList<>(sorted.length);
+        for (String name : sorted) {
+            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(name)) {
+                distinct.add(name);
+            }
+        }
+        return distinct;
     }
 
     /**

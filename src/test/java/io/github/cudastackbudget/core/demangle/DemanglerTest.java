@@ -351,4 +351,24 @@ class DemanglerTest {
                     .containsExactly(entry(name, "MyKernel"));
         }
     }
+
+    /** The names' order and dedup are a sorted set's, on the parallel path too (over 8,192 names) and with duplicates. */
+    @Test
+    void namesAreSortedAndDistinctAsASortedSetWouldHoldThem() {
+        java.util.Random random = new java.util.Random(11);
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < 30_000; i++) {
+            // long shared prefixes, as mangled names have, and every tenth name twice
+            String name = "_ZN2at6native" + random.nextInt(20) + "kernel" + Long.toString(random.nextLong(), 36);
+            names.add(name);
+            if (i % 10 == 0) {
+                names.add(name);
+            }
+        }
+        java.util.Collections.shuffle(names, random);
+        assertThat(Demangler.sortedDistinct(names)).isEqualTo(new java.util.ArrayList<>(new java.util.TreeSet<>(names)))
+                .hasSize(new java.util.HashSet<>(names).size());
+        assertThat(Demangler.sortedDistinct(List.of("b", "a", "b"))).containsExactly("a", "b");
+        assertThat(Demangler.sortedDistinct(List.of())).isEmpty();
+    }
 }
