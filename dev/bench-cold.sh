@@ -5,8 +5,8 @@
 #        (here: JDK, Maven) builds the plugin and the dev classes and fills the carry folder DIR (default
 #        $CARRY, else .devcarry/bench, git-ignored): jre/ (a copy of $JRE, else a jlink runtime made here),
 #        lib/ (the plugin jar, which holds the core's runtime libraries, shaded; the report API and the site
-#        stack stay out), tools/ (BenchCold, BenchColdCheck); then runs the carried command line once as a check
-#        and prints the sizes (carry plus tracked tree must stay under 64 MiB for the device tool).
+#        stack stay out), tools/ (BenchCold, BenchColdCheck, BenchCachedAB); then runs the carried command line once
+#        as a check and prints the sizes (carry plus tracked tree must stay under 64 MiB for the device tool).
 #   [ROUNDS=3] [CORES="all 4 2"] [LIBS="..."] [ALL=1] [BUDGET_S=500] [DEVICES=a,b,c] bash dev/bench-cold.sh run OUTDIR
 #        (the GPU machine, or here on any files) per library and per core count, alternating A/B in one run:
 #          (1)  cuobjdump --dump-resource-usage FILE > /dev/null
@@ -83,7 +83,8 @@ with zipfile.ZipFile(path, "w") as target:
         target.writestr(info, data, compress_type=info.compress_type)
 PY
     # the dev mains, compiled by the build (dev/java is a test source root)
-    cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class "$DIR/tools/io/github/cudastackbudget/dev/"
+    cp target/test-classes/io/github/cudastackbudget/dev/BenchCold*.class \
+        target/test-classes/io/github/cudastackbudget/dev/BenchCachedAB.class "$DIR/tools/io/github/cudastackbudget/dev/"
     # profile-cold.sh's sampling step: async-profiler's agent (0.5 MB), when given
     rm -rf "$DIR/ap"
     if [[ -n "${ASYNC_PROFILER:-}" ]]; then
