@@ -17,6 +17,7 @@
 #        3. where CARRY/patch-old.jar exists: BenchCachedAB --uncached (mode (3), one JVM, the two alternating, 5
 #           rounds, the first two dropped) of the carried jar against patch-old.jar over it, on the first library
 #           -> OUTDIR/ab.txt (its stage lines too).
+#        Everything also in OUTDIR.tar.gz (the device tool brings back at most 8 files, 2 folders down).
 #        Libraries are names found under the Python environment's site-packages, or paths.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -81,6 +82,9 @@ print(hits[0] if hits else "")' "$1"
         grep -v '^\[timings\]' "$OUT/ab.txt" || true
     fi
     cat "$OUT/bench-all/bench-cold.md" "$OUT/bench-4/bench-cold.md" 2>/dev/null | grep '^|' || true
+    # the device tool brings back at most 8 files, 2 folders down: all of it in one archive
+    tar -czf "$OUT.tar.gz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
+    echo "all of $OUT in $OUT.tar.gz"
     ;;
 *)
     usage
