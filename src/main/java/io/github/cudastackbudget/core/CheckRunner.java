@@ -337,12 +337,10 @@ public final class CheckRunner {
         // the log's lines are made while the reports are written (issue 11: made after them, they were the last
         // stage on the critical path of a large library); only the summary needs the written files
         ReportModel logged = model;
-        java.util.concurrent.FutureTask<List<List<String>>> logLines = new java.util.concurrent.FutureTask<>(
-                () -> List.of(TextReport.render(logged, options.top(), options.verbose(), options.frontend()),
-                        TextReport.violations(logged, options.frontend())));
-        Thread logThread = new Thread(logLines, "cuda-stack-budget-log-lines");
-        logThread.setDaemon(true);
-        logThread.start();
+        java.util.concurrent.CompletableFuture<List<List<String>>> logLines = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> List.of(TextReport.render(logged, options.top(), options.verbose(),
+                        options.frontend()), TextReport.violations(logged, options.frontend())),
+                        io.github.cudastackbudget.core.exec.Tasks.daemon("cuda-stack-budget-log-lines"));
         java.util.Map<ReportFormat, Long> writerMillis = new java.util.concurrent.ConcurrentSkipListMap<>();
         List<Path> reports;
         try {
@@ -355,31 +353,12 @@ public final class CheckRunner {
             throw new CheckException("cannot write the reports to " + options.outputDirectory() + ": " + e.getMessage(), e);
         }
         times.mark("reports written");
-        List<List<String>> lines = joinLogLines(logLines);
+        List<List<String>> lines = io.github.cudastackbudget.core.exec.Tasks.join(logLines);
         Outcome outcome = new Outcome(result, lines.get(0), lines.get(1), TextReport.summary(model, reports), reports);
         times.mark("log lines");
         listener.debug(times.line());
         listener.debug(writerMillis.entrySet().stream().map(e -> e.getKey().fileName() + " " + e.getValue() + " ms")
                 .collect(java.util.stream.Collectors.joining(", ", "Report writers: ", "")));
         return outcome;
-    }
-
-    /** The log's lines made on their own thread; what went wrong there is thrown here, as if made here. */
-    private static List<List<String>> joinLogLines(java.util.concurrent.FutureTask<List<List<String>>> task)
-            throws CheckException {
-        try {
-            return task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CheckException("interrupted while the log's lines were made", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
     }
 }

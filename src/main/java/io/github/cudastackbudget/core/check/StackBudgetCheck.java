@@ -74,7 +74,7 @@ public final class StackBudgetCheck {
         List<String> demanglerWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.CompletableFuture<Map<String, String>> names = java.util.concurrent.CompletableFuture
                 .supplyAsync(() -> request.demangler().displayNames(functionNames(scans, run), demanglerWarnings::add),
-                        StackBudgetCheck::daemon);
+                        io.github.cudastackbudget.core.exec.Tasks.daemon("cuda-stack-budget-names"));
         List<DeviceResult> devices;
         KernelIndex index;
         JitFrames jitFrames;
@@ -89,7 +89,7 @@ public final class StackBudgetCheck {
             } else if (request.jit().mode() == JitOptions.Mode.OFF && !gate.suppresses()) {
                 KernelIndex indexed = index;
                 jitHint = java.util.concurrent.CompletableFuture.supplyAsync(() -> JitFrames.offHint(request, indexed),
-                        StackBudgetCheck::daemon);
+                        io.github.cudastackbudget.core.exec.Tasks.daemon("cuda-stack-budget-jit-hint"));
                 jitFrames = JitFrames.NONE;
             } else {
                 jitFrames = JitFrames.compute(request, inputs, scans, index, listener, warnings);
@@ -102,7 +102,7 @@ public final class StackBudgetCheck {
             devices = scans.isEmpty() ? List.of() : Verdicts.evaluate(request, scans, index, run, jitFrames, exclusion);
             times.mark("verdicts");
             if (jitHint != null) {
-                String hint = join(jitHint);
+                String hint = io.github.cudastackbudget.core.exec.Tasks.join(jitHint);
                 if (hint != null) {
                     listener.info(hint);
                 }
@@ -187,30 +187,10 @@ public final class StackBudgetCheck {
         return new InputFingerprint(text.toString(), files, inputs.isEmpty());
     }
 
-    private static void daemon(Runnable task) {
-        Thread thread = new Thread(task, "cuda-stack-budget-names");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    private static <T> T join(java.util.concurrent.CompletableFuture<T> names) {
-        try {
-            return names.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
-    }
-
     /** The names as they end, the demangler's warnings logged once (the first call) after the stages before them. */
     private static Map<String, String> joinWarning(java.util.concurrent.CompletableFuture<Map<String, String>> names,
             List<String> pending, CheckWarnings warnings) {
-        Map<String, String> value = join(names);
+        Map<String, String> value = io.github.cudastackbudget.core.exec.Tasks.join(names);
         synchronized (pending) {
             pending.forEach(warnings::warn);
             pending.clear();

@@ -100,7 +100,7 @@ final class KernelData {
         StringWriter text = new StringWriter(model.kernels().size() * 24 + names.size() * 64);
         try (JsonGenerator json = FACTORY.createGenerator(text)) {
             json.writeStartObject();
-            Names packed = join(packing);
+            Names packed = io.github.cudastackbudget.core.exec.Tasks.join(packing);
             // the integer lists are written as raw JSON text (issue 11: StringBuilder.append(long) is the JDK's, compiled
             // once per JVM; the generator's writeNumber runs in this plugin's freshly loaded classes in every build)
             Numbers np = new Numbers(packed.shared().length * 3);
@@ -117,7 +117,7 @@ final class KernelData {
             writeStrings(json, "libs", libraries.keySet());
             writeStrings(json, "arches", arches);
             json.writeFieldName("f");
-            json.writeRawValue(join(figures));
+            json.writeRawValue(io.github.cudastackbudget.core.exec.Tasks.join(figures));
             json.writeFieldName("devices");
             json.writeRawValue(devices.append(']').toString());
             json.writeEndObject();
@@ -145,21 +145,6 @@ final class KernelData {
             }
         }
         return f.end();
-    }
-
-    /** A part's value; its failure as it was thrown (an unchecked exception or an error). */
-    private static <T> T join(java.util.concurrent.CompletableFuture<T> part) {
-        try {
-            return part.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     /**
